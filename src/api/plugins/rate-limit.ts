@@ -1,0 +1,34 @@
+// Fixed-window request counters per bucket (a key or a client address).
+import type { Clock } from '../../clock.ts';
+
+export interface TakeResult {
+  allowed: boolean;
+  remaining: number;
+  /** When the current window ends (Unix ms). */
+  resetMs: number;
+}
+
+export class FixedWindowLimiter {
+  private windowStart = 0;
+  private counts = new Map<string, number>();
+
+  constructor(
+    readonly limit: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  take(bucket: string): TakeResult {
+    const now = this.clock.nowMs();
+    const start = now - (now % this.windowMs);
+    if (start !== this.windowStart) {
+      this.windowStart = start;
+      this.counts = new Map();
+    }
+    const used = this.counts.get(bucket) ?? 0;
+    const resetMs = start + this.windowMs;
+    if (used >= this.limit) return { allowed: false, remaining: 0, resetMs };
+    this.counts.set(bucket, used + 1);
+    return { allowed: true, remaining: this.limit - used - 1, resetMs };
+  }
+}

@@ -1,0 +1,86 @@
+// Quote, last trade and snapshot of one symbol from the latest state, with the spec's per-class
+// fallbacks (last trade → quote mid for stocks, forex, commodities, ...) and null rules.
+import { CLASS_POLICY } from '../../domain/asset-classes.ts';
+import { ApiError } from '../../domain/errors.ts';
+import type { SymbolEntry } from '../../domain/instrument.ts';
+import type { LastTrade, Quote, Snapshot } from '../../domain/schemas.ts';
+import { NO_TRADE_ERROR } from '../../domain/symbols.ts';
+import { DAY_MS } from '../../domain/timeframes.ts';
+import type { ApiDeps } from '../deps.ts';
+
+function round(value: number, decimals: number): number {
+  const scale = 10 ** decimals;
+  return Math.round(value * scale) / scale;
+}
+
+export function quoteOf(deps: ApiDeps, entry: SymbolEntry): Quote {
+  const q = deps.store.latest(entry.id)?.quote;
+  if (!q) throw new ApiError('NO_QUOTE');
+  return { symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, timestamp: q.tsMs };
+}
+
+/** The last trade, or the class's fallback; null when nothing resolves. */
+function lastTradeOrFallback(deps: ApiDeps, entry: SymbolEntry): { trade: LastTrade; isFallback: boolean } | null {
+  const state = deps.store.latest(entry.id);
+  if (state?.trade) {
+    const t = state.trade;
+    return { trade: { symbol: entry.symbol, price: t.price, size: t.size, timestamp: t.tsMs }, isFallback: false };
+  }
+  const q = state?.quote;
+  if (q && CLASS_POLICY[entry.assetClass].tradeFallsBackToMid) {
+    // Deterministic midpoint of the consolidated quote, one decimal finer than the instrument.
+    return { trade: { symbol: entry.symbol, price: round((q.bid + q.ask) / 2, entry.decimals + 1), size: null, timestamp: q.tsMs }, isFallback: true };
+  }
+  return null;
+}
+
+export function lastTradeOf(deps: ApiDeps, entry: SymbolEntry): LastTrade {
+  const resolved = lastTradeOrFallback(deps, entry);
+  if (!resolved) throw new ApiError(NO_TRADE_ERROR[entry.assetClass]);
+  return resolved.trade;
+}
+
+/** Close of the last completed UTC daily bar before now. */
+export function prevCloseOf(deps: ApiDeps, entry: SymbolEntry): number | null {
+  const now = deps.clock.nowMs();
+  const inProgress = deps.bars.barInProgress(entry.id, '1d');
+  if (inProgress && inProgress.t + DAY_MS <= now) return inProgress.c;
+  return deps.store.lastBarBefore(entry.id, '1d', now - DAY_MS + 1)?.c ?? null;
+}
+
+export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {
+  const q = deps.store.latest(entry.id)?.quote ?? null;
+  const last = lastTradeOrFallback(deps, entry);
+  const prevClose = prevCloseOf(deps, entry);
+  const lastPrice = last?.trade.price ?? null;
+  const change = lastPrice !== null && prevClose !== null ? round(lastPrice - prevClose, entry.decimals + 2) : null;
+  const snapshot: Snapshot = {
+    symbol: entry.symbol,
+    bid: q?.bid ?? null,
+    ask: q?.ask ?? null,
+    bid_size: q?.bidSize ?? null,
+    ask_size: q?.askSize ?? null,
+    last_price: lastPrice,
+    last_timestamp: last?.trade.timestamp ?? null,
+    prev_close: prevClose,
+    change,
+    change_percent: change !== null && prevClose ? round((change / prevClose) * 100, 4) : null,
+  };
+  const rule = CLASS_POLICY[entry.assetClass].snapshotLastSize;
+  if (rule === 'always') snapshot.last_size = last && !last.isFallback ? last.trade.size : null;
+  else if (rule === 'when-known' && last && !last.isFallback && last.trade.size !== null) snapshot.last_size = last.trade.size;
+  const allNull = q === null && lastPrice === null && prevClose === null;
+  if (allNull) throw new ApiError('NO_SNAPSHOT');
+  return orderSnapshot(snapshot);
+}
+
+/** Field order as in the spec's table. */
+function orderSnapshot(s: Snapshot): Snapshot {
+  const ordered: Snapshot = { symbol: s.symbol, bid: s.bid, ask: s.ask, bid_size: s.bid_size, ask_size: s.ask_size, last_price: s.last_price } as Snapshot;
+  if ('last_size' in s) ordered.last_size = s.last_size;
+  ordered.last_timestamp = s.last_timestamp;
+  ordered.prev_close = s.prev_close;
+  ordered.change = s.change;
+  ordered.change_percent = s.change_percent;
+  return ordered;
+}

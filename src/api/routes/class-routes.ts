@@ -1,0 +1,63 @@
+// The per-class REST routes of the spec, built once per asset class (and again for /v1/etfs).
+// Handlers parse, call a query, serialize; class differences live in the class tables.
+import { Elysia, t } from 'elysia';
+import type { AssetClass } from '../../domain/asset-classes.ts';
+import { badRequest } from '../../domain/errors.ts';
+import { parseRangeParams } from '../../domain/range-params.ts';
+import { quoteInput } from '../../domain/symbols.ts';
+import { isTimeframe, TIMEFRAMES } from '../../domain/timeframes.ts';
+import type { ApiDeps } from '../deps.ts';
+import { jsonResponse } from '../http.ts';
+import { barRange, latestSettledBar } from '../queries/bars.ts';
+import { lastTradeOf, quoteOf, snapshotOf } from '../queries/latest.ts';
+import { resolveSymbol } from '../queries/resolve.ts';
+import { barJson, rangeJson } from '../serialize.ts';
+import { symbolListBody } from './symbol-lists.ts';
+
+const SymbolParams = t.Object({ symbol: t.String() });
+const RangePath = t.Object({ symbol: t.String(), multiplier: t.String(), timespan: t.String(), from: t.String(), to: t.String() });
+const RangeQuery = t.Object({ limit: t.Optional(t.String()), offset: t.Optional(t.String()), sort: t.Optional(t.String()) });
+const PrevQuery = t.Object({ interval: t.Optional(t.String()) });
+const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
+
+export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
+  const { store } = deps;
+  return new Elysia({ prefix })
+    .get('/symbols', ({ query }) => jsonResponse(symbolListBody(store, assetClass, query.market)), { query: SymbolsQuery })
+    .get('/quote/:symbol', ({ params }) => jsonResponse(JSON.stringify(quoteOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
+    .get('/trade/last/:symbol', ({ params }) => jsonResponse(JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
+    .get('/snapshot/:symbol', ({ params }) => jsonResponse(JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
+    .get(
+      '/agg/:symbol/prev',
+      ({ params, query, request }) => {
+        const entry = resolveSymbol(store, assetClass, params.symbol);
+        const interval = query.interval;
+        if (interval !== undefined && !isTimeframe(interval)) {
+          throw badRequest(`invalid interval ${quoteInput(interval)}: allowed values are ${TIMEFRAMES.join(', ')}`);
+        }
+        const settled = latestSettledBar(deps, entry, interval ?? '1d');
+        const { bar } = settled;
+        const result = barJson(new Float64Array([bar.t, bar.o, bar.h, bar.l, bar.c, bar.v ?? NaN]), 0);
+        const body =
+          interval === undefined
+            ? `{"symbol":${JSON.stringify(entry.symbol)},"result":${result}}`
+            : `{"symbol":${JSON.stringify(entry.symbol)},"result":${result},"interval":"${interval}","bar_start":${bar.t},"bar_end":${settled.barEndMs},"as_of":${settled.asOfMs}}`;
+        const etag = `"${Bun.hash(body).toString(36)}"`;
+        const maxAge = Math.max(1, Math.ceil((settled.nextChangeMs - deps.clock.nowMs()) / 1000));
+        const headers = { etag, 'cache-control': `public, max-age=${maxAge}` };
+        if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+        return jsonResponse(body, 200, headers);
+      },
+      { params: SymbolParams, query: PrevQuery },
+    )
+    .get(
+      '/agg/:symbol/:multiplier/:timespan/:from/:to',
+      ({ params, query }) => {
+        const entry = resolveSymbol(store, assetClass, params.symbol);
+        const range = parseRangeParams(params, query);
+        const r = barRange(deps, entry, range);
+        return jsonResponse(rangeJson(entry.symbol, r.columns, r.start, r.count, r.step, r.total, range.offset));
+      },
+      { params: RangePath, query: RangeQuery },
+    );
+}

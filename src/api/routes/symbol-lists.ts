@@ -1,0 +1,54 @@
+// Symbol list bodies per class (spec: "Symbol list entries"), built once: the registry does not
+// change while the server runs. Unlisted lines (forex `.RAW`) never appear.
+import type { AssetClass } from '../../domain/asset-classes.ts';
+import { badRequest } from '../../domain/errors.ts';
+import { quoteInput } from '../../domain/symbols.ts';
+import type { Store } from '../../store/index.ts';
+
+const cache = new WeakMap<Store, Map<string, string>>();
+
+function cached(store: Store, key: string, build: () => string): string {
+  let bodies = cache.get(store);
+  if (!bodies) cache.set(store, (bodies = new Map()));
+  let body = bodies.get(key);
+  if (body === undefined) bodies.set(key, (body = build()));
+  return body;
+}
+
+export function symbolListBody(store: Store, assetClass: AssetClass, marketRaw?: string): string {
+  const listed = () => store.registry.all(assetClass).filter((e) => e.listed);
+  if (assetClass === 'stocks') {
+    let market: string | null = null;
+    if (marketRaw !== undefined) {
+      market = marketRaw.trim().toUpperCase();
+      if (!/^[A-Z]{2}$/.test(market)) throw badRequest(`invalid market ${quoteInput(marketRaw)}: expected a two-letter market code such as US or DE`);
+    }
+    return cached(store, `stocks|${market ?? '*'}`, () => {
+      const rows = listed()
+        .filter((e) => market === null || e.market === market)
+        .sort((a, b) => cmp(a.market ?? '', b.market ?? '') || cmp(a.symbol, b.symbol))
+        .map((e) => ({ symbol: e.symbol, base_symbol: e.baseSymbol ?? '', market: e.market ?? '', name: e.name }));
+      return JSON.stringify({ symbols: rows });
+    });
+  }
+  if (assetClass === 'crypto') {
+    return cached(store, 'crypto', () => {
+      const data = listed().map((e) => ({ symbol: e.symbol, name: e.name, type: 'crypto' }));
+      return JSON.stringify({ data, count: data.length });
+    });
+  }
+  return cached(store, assetClass, () => JSON.stringify({ symbols: listed().map((e) => ({ symbol: e.symbol, name: e.name })) }));
+}
+
+/** Legacy `GET /symbols` (shape ours): crypto, forex, commodities, ETFs and indices, no stocks. */
+export function legacySymbolsBody(store: Store): string {
+  return cached(store, 'legacy', () => {
+    const classes: AssetClass[] = ['commodities', 'crypto', 'etfs', 'forex', 'indices'];
+    const symbols = classes.flatMap((cls) => store.registry.all(cls).filter((e) => e.listed).map((e) => ({ symbol: e.symbol, name: e.name, asset: cls })));
+    return JSON.stringify({ symbols, count: symbols.length });
+  });
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,42 @@
+// The one error table: every error the API can answer with, its HTTP status and its message.
+// The spec's message strings (Errors section) appear nowhere else in the code.
+
+export const ERRORS = {
+  // 404 and 503 texts of the spec's table, word for word.
+  UNKNOWN_SYMBOL: { status: 404, message: 'unknown symbol' },
+  NO_QUOTE: { status: 404, message: 'no quote available' },
+  NO_TRADE: { status: 404, message: 'no trade available' },
+  SYMBOL_NOT_AVAILABLE: { status: 404, message: 'symbol not available' },
+  COMMODITY_NOT_SUPPORTED: { status: 404, message: 'commodity symbol not supported' },
+  NO_FRESH_TRADE: { status: 404, message: 'no fresh trade available' },
+  NO_SNAPSHOT: { status: 404, message: 'no snapshot available' },
+  NO_BAR: { status: 404, message: 'no bar available' },
+  MARKET_DATA_UNAVAILABLE: { status: 503, message: 'market data temporarily unavailable' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'service temporarily unavailable' },
+  // Ours: the spec leaves these texts open.
+  NOT_FOUND: { status: 404, message: 'not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed: the API is read-only and answers GET only' },
+  MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header' },
+  INVALID_KEY: { status: 401, message: 'invalid API key' },
+  RATE_LIMITED: { status: 429, message: 'rate limit exceeded' },
+  BAD_REQUEST: { status: 400, message: 'bad request' },
+  INTERNAL: { status: 500, message: 'internal error' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Thrown anywhere below the API; rendered by one handler. `detail` replaces the message for 400s. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, detail?: string) {
+    super(detail ?? ERRORS[code].message);
+    this.code = code;
+    this.status = ERRORS[code].status;
+  }
+}
+
+/** A 400 whose message says what was wrong and what is allowed. */
+export function badRequest(message: string): ApiError {
+  return new ApiError('BAD_REQUEST', message);
+}

@@ -1,0 +1,77 @@
+// TypeBox schemas of every REST resource (spec: "Resources and their fields"). Serializers
+// produce exactly these shapes; tests check real responses against them.
+import { Type as T, type Static } from '@sinclair/typebox';
+
+const Num = T.Union([T.Number(), T.Null()]);
+const Str = T.Union([T.String(), T.Null()]);
+
+export const QuoteSchema = T.Object(
+  { symbol: Str, bid: Num, ask: Num, bid_size: Num, ask_size: Num, timestamp: Num },
+  { $id: 'Quote', additionalProperties: false },
+);
+export type Quote = Static<typeof QuoteSchema>;
+
+export const LastTradeSchema = T.Object({ symbol: Str, price: Num, size: Num, timestamp: Num }, { $id: 'LastTrade', additionalProperties: false });
+export type LastTrade = Static<typeof LastTradeSchema>;
+
+export const SnapshotSchema = T.Object(
+  {
+    symbol: Str,
+    bid: Num,
+    ask: Num,
+    bid_size: Num,
+    ask_size: Num,
+    last_price: Num,
+    // Present for crypto; for stocks, forex, commodities only when a trade size is known; never for ETFs.
+    last_size: T.Optional(Num),
+    last_timestamp: Num,
+    prev_close: Num,
+    change: Num,
+    change_percent: Num,
+  },
+  { $id: 'Snapshot', additionalProperties: false },
+);
+export type Snapshot = Static<typeof SnapshotSchema>;
+
+export const BarSchema = T.Object({ o: Num, h: Num, l: Num, c: Num, v: Num, t: Num }, { $id: 'Bar', additionalProperties: false });
+
+export const PrevBarSchema = T.Object(
+  {
+    symbol: Str,
+    result: BarSchema,
+    interval: T.Optional(Str),
+    bar_start: T.Optional(Num),
+    bar_end: T.Optional(Num),
+    as_of: T.Optional(Num),
+  },
+  { $id: 'PrevBar', additionalProperties: false },
+);
+
+export const RangeSchema = T.Object(
+  { symbol: Str, results_count: Num, total_count: Num, results: T.Array(BarSchema), next_offset: Num },
+  { $id: 'Range', additionalProperties: false },
+);
+
+export const StockSymbolsSchema = T.Object(
+  { symbols: T.Array(T.Object({ symbol: T.String(), base_symbol: T.String(), market: T.String(), name: T.String() }, { additionalProperties: false })) },
+  { $id: 'StockSymbols', additionalProperties: false },
+);
+
+export const PlainSymbolsSchema = T.Object(
+  { symbols: T.Array(T.Object({ symbol: T.String(), name: T.String() }, { additionalProperties: false })) },
+  { $id: 'Symbols', additionalProperties: false },
+);
+
+export const CryptoSymbolsSchema = T.Object(
+  { data: T.Array(T.Object({ symbol: T.String(), name: T.String(), type: T.Literal('crypto') }, { additionalProperties: false })), count: T.Integer() },
+  { $id: 'CryptoSymbols', additionalProperties: false },
+);
+
+/** Ours (the spec leaves the legacy shape open): every non-stock symbol with its class. */
+export const LegacySymbolsSchema = T.Object(
+  { symbols: T.Array(T.Object({ symbol: T.String(), name: T.String(), asset: T.String() }, { additionalProperties: false })), count: T.Integer() },
+  { $id: 'LegacySymbols', additionalProperties: false },
+);
+
+/** Ours (the spec leaves the error body open). */
+export const ErrorSchema = T.Object({ status: T.Integer(), error: T.String(), request_id: T.String() }, { $id: 'Error', additionalProperties: false });

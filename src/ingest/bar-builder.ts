@@ -1,0 +1,127 @@
+// Builds every timeframe's bars as consolidated prices arrive: the 1-minute bar in progress takes
+// each price; a completed 1-minute bar is folded into the coarser bars in progress; a bar is
+// sealed (written once, immutable) when a later price opens the next one or its end has passed.
+import { foldBar, foldPrice, openBar, type Bar } from '../domain/bar.ts';
+import { TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
+import type { BarAlignment } from '../market/bar-alignment.ts';
+import type { Store } from '../store/index.ts';
+
+const COARSER: readonly Timeframe[] = TIMEFRAMES.filter((tf) => tf !== '1m');
+
+interface Series {
+  symId: number;
+  align: BarAlignment;
+  /** The 1-minute bar in progress. */
+  minute: Bar | null;
+  /** Coarser bars in progress, holding the completed minutes folded so far. */
+  coarse: Map<Timeframe, Bar>;
+  /** Start of the last sealed minute: prices at or before it are late and ignored. */
+  sealedMinuteT: number;
+}
+
+export class BarBuilder {
+  private readonly series = new Map<number, Series>();
+
+  constructor(
+    private readonly store: Store,
+    /** Prices this late after a bar's end still count before the bar is sealed by time. */
+    private readonly graceMs = 1500,
+  ) {}
+
+  /** Registers a symbol and resumes its bars in progress from the store. */
+  track(symId: number, align: BarAlignment): void {
+    const coarse = new Map<Timeframe, Bar>();
+    for (const tf of COARSER) {
+      const bar = this.store.openBar(symId, tf);
+      if (bar) coarse.set(tf, bar);
+    }
+    this.series.set(symId, {
+      symId,
+      align,
+      minute: this.store.openBar(symId, '1m') ?? null,
+      coarse,
+      sealedMinuteT: this.store.lastCompletedBarT(symId, '1m') ?? -Infinity,
+    });
+  }
+
+  /** Folds one price into the symbol's bars. `size` is null when the class has no volume. */
+  onPrice(symId: number, tsMs: number, price: number, size: number | null): void {
+    const s = this.series.get(symId);
+    if (!s || !s.align.accepts(tsMs)) return;
+    const t = s.align.barStart(tsMs, '1m');
+    if (t <= s.sealedMinuteT) return;
+    const minute = s.minute;
+    if (minute && minute.t === t) {
+      foldPrice(minute, price, size);
+    } else {
+      if (minute) {
+        if (t < minute.t) return;
+        this.sealMinute(s);
+      }
+      s.minute = openBar(t, price, size);
+    }
+    this.store.setOpenBar(symId, '1m', s.minute);
+  }
+
+  /** Takes a whole completed minute (history fill): it is sealed at once and rolled up. */
+  appendMinuteBar(symId: number, bar: Bar): void {
+    const s = this.series.get(symId);
+    if (!s || bar.t <= s.sealedMinuteT) return;
+    if (s.minute && s.minute.t < bar.t) this.sealMinute(s);
+    s.minute = { ...bar };
+    this.sealMinute(s);
+  }
+
+  /** Seals every bar whose end is more than the grace period behind `nowMs`. */
+  sealDue(nowMs: number): void {
+    const cutoff = nowMs - this.graceMs;
+    for (const s of this.series.values()) {
+      if (s.minute && s.align.barEnd(s.minute.t, '1m') <= cutoff) this.sealMinute(s);
+      for (const [tf, bar] of s.coarse) {
+        if (s.align.barEnd(bar.t, tf) <= cutoff) {
+          this.store.appendBar(s.symId, tf, bar);
+          s.coarse.delete(tf);
+          this.store.setOpenBar(s.symId, tf, null);
+        }
+      }
+    }
+  }
+
+  /** The bar in progress of a timeframe, including the minute in progress. */
+  barInProgress(symId: number, tf: Timeframe): Bar | null {
+    const s = this.series.get(symId);
+    if (!s) return null;
+    if (tf === '1m') return s.minute ? { ...s.minute } : null;
+    const acc = s.coarse.get(tf);
+    const minute = s.minute;
+    const minuteInBar = minute && s.align.barStart(minute.t, tf);
+    if (acc && minute && minuteInBar === acc.t) {
+      const merged = { ...acc };
+      foldBar(merged, minute);
+      return merged;
+    }
+    if (acc) return { ...acc };
+    if (minute) return { ...minute, t: minuteInBar as number };
+    return null;
+  }
+
+  private sealMinute(s: Series): void {
+    const minute = s.minute;
+    if (!minute) return;
+    s.minute = null;
+    s.sealedMinuteT = minute.t;
+    this.store.appendBar(s.symId, '1m', minute);
+    this.store.setOpenBar(s.symId, '1m', null);
+    for (const tf of COARSER) {
+      const t = s.align.barStart(minute.t, tf);
+      const acc = s.coarse.get(tf);
+      if (acc && acc.t === t) {
+        foldBar(acc, minute);
+      } else {
+        if (acc) this.store.appendBar(s.symId, tf, acc);
+        s.coarse.set(tf, { ...minute, t });
+      }
+      this.store.setOpenBar(s.symId, tf, s.coarse.get(tf)!);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// One consolidator per symbol: keeps each venue's latest quote and turns them into the
+// consolidated line under the class policy. Also owns the per-class gates: the ETF spread rule
+// outside the US regular session (spec, class rule 1) and strictly increasing timestamps.
+import type { AssetClass } from '../../domain/asset-classes.ts';
+import type { ConsolidatedQuote, VenueQuote } from '../ticks.ts';
+import { applyPolicy, type QuotePolicy } from './policies.ts';
+
+export const CLASS_QUOTE_POLICY: Record<AssetClass, QuotePolicy> = {
+  crypto: 'best',
+  stocks: 'best',
+  forex: 'median',
+  indices: 'median',
+  etfs: 'median',
+  commodities: 'median',
+};
+
+/** Spec, class rule 1: outside the regular session an ETF quote is published only within 0.5% of mid. */
+export const ETF_EXTENDED_MAX_SPREAD = 0.005;
+
+export interface ConsolidatorOptions {
+  policy: QuotePolicy;
+  decimals: number;
+  /** A venue silent this long no longer counts. */
+  staleMs: number;
+  /** Returns false when a quote must be held back at this instant (ETF rule); default: never. */
+  gate?: (q: Omit<ConsolidatedQuote, 'tsMs'>, tsMs: number) => boolean;
+}
+
+export class QuoteConsolidator {
+  private readonly venues: (VenueQuote | undefined)[] = [];
+  private lastTsMs = -Infinity;
+  private lastBid = NaN;
+  private lastAsk = NaN;
+  private lastBidSize: number | null = null;
+  private lastAskSize: number | null = null;
+  private readonly scale: number;
+
+  constructor(private readonly opts: ConsolidatorOptions) {
+    this.scale = 10 ** (opts.decimals + 1);
+  }
+
+  /** Takes one venue quote; returns the new consolidated quote, or null when the line did not change. */
+  onQuote(q: VenueQuote): ConsolidatedQuote | null {
+    let next: Omit<ConsolidatedQuote, 'tsMs'> | null;
+    if (this.opts.policy === 'raw') {
+      next = q.bid < q.ask ? { bid: q.bid, ask: q.ask, bidSize: null, askSize: null } : null;
+    } else {
+      this.venues[q.venue] = q;
+      next = applyPolicy(this.opts.policy, { venues: this.venues, nowMs: q.tsMs, staleMs: this.opts.staleMs });
+    }
+    if (!next) return null;
+    next.bid = Math.round(next.bid * this.scale) / this.scale;
+    next.ask = Math.round(next.ask * this.scale) / this.scale;
+    if (this.opts.gate && !this.opts.gate(next, q.tsMs)) return null;
+    if (next.bid === this.lastBid && next.ask === this.lastAsk && next.bidSize === this.lastBidSize && next.askSize === this.lastAskSize) return null;
+    // Strictly increasing per symbol, so no two ticks of a line share a timestamp (spec: forex ts).
+    const tsMs = q.tsMs > this.lastTsMs ? q.tsMs : this.lastTsMs + 1;
+    this.lastTsMs = tsMs;
+    this.lastBid = next.bid;
+    this.lastAsk = next.ask;
+    this.lastBidSize = next.bidSize;
+    this.lastAskSize = next.askSize;
+    return { tsMs, ...next };
+  }
+
+  /** Resumes the timestamp sequence after a restart. */
+  resumeAfter(tsMs: number): void {
+    if (tsMs > this.lastTsMs) this.lastTsMs = tsMs;
+  }
+}

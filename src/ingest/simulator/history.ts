@@ -1,0 +1,166 @@
+// History for the simulated universe, so every range and prev request has data at once: on first
+// start, bars are generated backwards from each instrument's reference level (1-minute bars for
+// the most recent days, coarser bars further back, daily bars for years); after a restart the gap
+// since the last stored minute is filled forwards. Coarse bars are always rolled up from finer
+// ones, so every timeframe agrees with the bars below it.
+import { rollUp, type Bar } from '../../domain/bar.ts';
+import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
+import { CLASS_POLICY } from '../../domain/asset-classes.ts';
+import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain/timeframes.ts';
+import { alignmentFor, type BarAlignment } from '../../market/bar-alignment.ts';
+import { sessionsBetween } from '../../market/index.ts';
+import type { Store } from '../../store/index.ts';
+import type { BarBuilder } from '../bar-builder.ts';
+import { calendarOf } from './hours.ts';
+import { roundTo, sigmaOver, stepPrice } from './price-model.ts';
+import type { Rng } from './random.ts';
+
+export interface HistoryPlan {
+  /** Calendar days of 1-minute bars, today included (the longest 1-minute window is 31). */
+  minuteDays: number;
+  /** Years of daily bars. */
+  years: number;
+}
+
+/** How far back each timeframe is generated as the finest bar (the spec's maximum windows). */
+const FINEST_SPAN_DAYS: [Timeframe, number][] = [
+  ['5m', 90],
+  ['15m', 180],
+  ['1h', 365],
+  ['4h', 730],
+];
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Bar starts of `tf` inside the instrument's trading sessions, fromMs ≤ t < toMs, ascending. */
+export function barTimes(calendar: string, align: BarAlignment, tf: Timeframe, fromMs: number, toMs: number): number[] {
+  const out: number[] = [];
+  if (toMs <= fromMs) return out;
+  const sessions = sessionsBetween(calendar, isoDate(fromMs - DAY_MS), isoDate(toMs + DAY_MS));
+  if (tf === '1d') {
+    const seen = new Set<number>();
+    for (const s of sessions) {
+      const t = Date.parse(`${s.date}T00:00:00Z`);
+      if (t >= fromMs && t < toMs && !seen.has(t)) {
+        seen.add(t);
+        out.push(t);
+      }
+    }
+    return out;
+  }
+  const dur = TIMEFRAME_INFO[tf].durationMs;
+  let last = -Infinity;
+  for (const s of sessions) {
+    for (let ts = Math.max(s.openMs, fromMs); ts < Math.min(s.closeMs, toMs); ) {
+      if (s.breakStartMs !== null && s.breakEndMs !== null && ts >= s.breakStartMs && ts < s.breakEndMs) {
+        ts = s.breakEndMs;
+        continue;
+      }
+      const t = align.barStart(ts, tf);
+      if (t > last && t >= fromMs - dur) {
+        out.push(t);
+        last = t;
+      }
+      ts = t + dur;
+    }
+  }
+  return out;
+}
+
+/** Generates bars at `times` ending (backwards) or starting (forwards) at `anchorPrice`. */
+export function synthesizeBars(spec: InstrumentSpec, times: readonly number[], durMs: number, anchorPrice: number, direction: 'backward' | 'forward', rng: Rng): Bar[] {
+  const sigma = sigmaOver(spec, durMs) / 2;
+  const hasVolume = CLASS_POLICY[spec.assetClass].hasVolume;
+  const bars: Bar[] = new Array(times.length);
+  let price = anchorPrice;
+  const make = (t: number, from: number): { bar: Bar; to: number } => {
+    let p = from;
+    let hi = p;
+    let lo = p;
+    for (let k = 0; k < 4; k++) {
+      p = stepPrice(p, sigma, rng);
+      if (p > hi) hi = p;
+      if (p < lo) lo = p;
+    }
+    const first = roundTo(from, spec.decimals);
+    const last = roundTo(p, spec.decimals);
+    const [o, c] = direction === 'forward' ? [first, last] : [last, first];
+    const h = Math.max(roundTo(hi * (1 + Math.abs(rng.normal()) * sigma * 0.2), spec.decimals), o, c);
+    const l = Math.min(roundTo(lo * (1 - Math.abs(rng.normal()) * sigma * 0.2), spec.decimals), o, c);
+    const v = hasVolume ? Math.round(spec.lotSize * (durMs / MINUTE_MS) * (2 + 8 * rng.next())) : null;
+    return { bar: { t, o, h, l, c, v }, to: p };
+  };
+  if (direction === 'forward') {
+    for (let i = 0; i < times.length; i++) {
+      const { bar, to } = make(times[i]!, price);
+      bars[i] = bar;
+      price = to;
+    }
+  } else {
+    for (let i = times.length - 1; i >= 0; i--) {
+      const { bar, to } = make(times[i]!, price);
+      bars[i] = bar;
+      price = to;
+    }
+  }
+  return bars;
+}
+
+/**
+ * First start: writes the whole history of one instrument up to `endMs` (a minute boundary).
+ * Older periods go straight to the store as completed bars; the recent 1-minute period goes
+ * through the bar builder, so the bars in progress come out exactly as live ones would.
+ */
+export function backfillInstrument(store: Store, builder: BarBuilder, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, rng: Rng): void {
+  const calendar = calendarOf(spec);
+  const align = alignmentFor(entry);
+  const today = Math.floor(endMs / DAY_MS) * DAY_MS;
+  const minuteFrom = today - Math.max(0, plan.minuteDays - 1) * DAY_MS;
+  // Periods from newest to oldest, each with its finest timeframe: [tf, from, to).
+  const periods: [Timeframe, number, number][] = [['1m', minuteFrom, endMs]];
+  let to = minuteFrom;
+  const oldest = Math.min(minuteFrom, today - Math.round(plan.years * 365) * DAY_MS);
+  for (const [tf, days] of FINEST_SPAN_DAYS) {
+    const from = Math.max(oldest, today - (days - 1) * DAY_MS);
+    if (from < to) {
+      periods.push([tf, from, to]);
+      to = from;
+    }
+  }
+  if (oldest < to) periods.push(['1d', oldest, to]);
+
+  // Generate backwards from the reference level, newest period first.
+  let price = spec.price;
+  const generated: [Timeframe, Bar[]][] = [];
+  for (const [tf, from, until] of periods) {
+    const times = barTimes(calendar, align, tf, from, until);
+    const bars = synthesizeBars(spec, times, TIMEFRAME_INFO[tf].durationMs, price, 'backward', rng);
+    if (bars.length > 0) price = bars[0]!.o;
+    generated.push([tf, bars]);
+  }
+  // Write oldest first: completed bars are appended in time order.
+  for (let i = generated.length - 1; i >= 1; i--) {
+    const [finest, bars] = generated[i]!;
+    for (const tf of TIMEFRAMES) {
+      if (TIMEFRAME_INFO[tf].durationMs < TIMEFRAME_INFO[finest].durationMs) continue;
+      store.appendHistory(entry.id, tf, tf === finest ? bars : rollUp(bars, (t) => align.barStart(t, tf)));
+    }
+  }
+  const minutes = generated[0]?.[1] ?? [];
+  for (const bar of minutes) builder.appendMinuteBar(entry.id, bar);
+}
+
+/** After a restart: fills the minutes since the last stored minute, walking on from its close. */
+export function fillGap(store: Store, builder: BarBuilder, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, maxDays: number, rng: Rng): number {
+  const lastT = store.lastCompletedBarT(entry.id, '1m');
+  const open = store.openBar(entry.id, '1m');
+  const lastMinute = open && (lastT === null || open.t > lastT) ? open : lastT !== null ? store.lastBarBefore(entry.id, '1m', lastT + 1) : null;
+  if (!lastMinute) return 0;
+  const from = Math.max(lastMinute.t + MINUTE_MS, endMs - maxDays * DAY_MS);
+  const times = barTimes(calendarOf(spec), alignmentFor(entry), '1m', from, endMs);
+  const bars = synthesizeBars(spec, times, MINUTE_MS, lastMinute.c, 'forward', rng);
+  for (const bar of bars) builder.appendMinuteBar(entry.id, bar);
+  return bars.length;
+}

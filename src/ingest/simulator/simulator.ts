@@ -1,0 +1,127 @@
+// The built-in feed: several simulated venues per instrument, quoting and trading around a random
+// walk, each only while its market is open. Deterministic for a seed and a clock. It feeds the
+// pipeline exactly as a live adapter would.
+import { CLASS_POLICY } from '../../domain/asset-classes.ts';
+import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
+import type { Clock } from '../../clock.ts';
+import { isOpenAt, usRegularSessionAt } from '../../market/index.ts';
+import type { Store } from '../../store/index.ts';
+import type { Pipeline } from '../pipeline.ts';
+import { calendarOf } from './hours.ts';
+import { quoteAround, roundTo, sigmaOver, stepPrice } from './price-model.ts';
+import { Rng, seedFor } from './random.ts';
+
+export interface SimulatorOptions {
+  seed: number;
+  /** Simulation step. */
+  stepMs?: number;
+  /** Quote updates per instrument per second, across its venues. */
+  quotesPerSecond?: number;
+  /** Trades per instrument per second, for classes with a tape. */
+  tradesPerSecond?: number;
+}
+
+interface SimInstrument {
+  entry: SymbolEntry;
+  spec: InstrumentSpec;
+  calendar: string;
+  fair: number;
+  rng: Rng;
+  venues: number;
+  biasBps: number[];
+  hasTape: boolean;
+}
+
+export const VENUES_PER_CLASS = { crypto: 3, forex: 4, stocks: 3, indices: 3, etfs: 3, commodities: 3 } as const;
+
+export class Simulator {
+  private readonly instruments: SimInstrument[] = [];
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private lastStepMs: number;
+  private readonly stepMs: number;
+  private readonly quoteProb: number;
+  private readonly tradeProb: number;
+  ticksEmitted = 0;
+
+  constructor(
+    store: Store,
+    specs: readonly InstrumentSpec[],
+    private readonly pipeline: Pipeline,
+    private readonly clock: Clock,
+    opts: SimulatorOptions,
+  ) {
+    this.stepMs = opts.stepMs ?? 100;
+    this.quoteProb = ((opts.quotesPerSecond ?? 4) * this.stepMs) / 1000;
+    this.tradeProb = ((opts.tradesPerSecond ?? 1) * this.stepMs) / 1000;
+    this.lastStepMs = clock.nowMs();
+    for (const spec of specs) {
+      const entry = store.registry.bySymbolName(spec.symbol);
+      if (!entry) continue;
+      const rng = new Rng(seedFor(opts.seed ^ 0x5eed, spec.symbol));
+      const venues = VENUES_PER_CLASS[spec.assetClass];
+      this.instruments.push({
+        entry,
+        spec,
+        calendar: calendarOf(spec),
+        fair: startPrice(store, entry, spec),
+        rng,
+        venues,
+        biasBps: Array.from({ length: venues }, () => (rng.next() - 0.5) * spec.spreadBps * 0.5),
+        hasTape: CLASS_POLICY[spec.assetClass].barSource === 'trade',
+      });
+    }
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.lastStepMs = this.clock.nowMs();
+    this.timer = setInterval(() => this.step(this.clock.nowMs()), this.stepMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Advances every open instrument to `nowMs` and emits its venues' ticks. */
+  step(nowMs: number): void {
+    const dt = Math.max(1, nowMs - this.lastStepMs);
+    this.lastStepMs = nowMs;
+    const usRegular = usRegularSessionAt(nowMs) !== null;
+    for (const inst of this.instruments) {
+      if (!isOpenAt(inst.calendar, nowMs)) continue;
+      const { spec, rng } = inst;
+      inst.fair = stepPrice(inst.fair, sigmaOver(spec, dt), rng);
+      // Thin books outside the US regular session: ETF spreads sometimes pass the 0.5% gate.
+      const widen = spec.assetClass === 'etfs' && !usRegular ? 1 + rng.next() * rng.next() * 120 : 1;
+      for (let venue = 0; venue < inst.venues; venue++) {
+        if (rng.next() >= this.quoteProb / inst.venues) continue;
+        const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, widen, rng);
+        this.pipeline.onVenueQuote(inst.entry.id, { venue, tsMs: nowMs, bid: book.bid, ask: book.ask, bidSize: book.bidSize, askSize: book.askSize });
+        this.ticksEmitted++;
+      }
+      if (inst.hasTape && rng.next() < this.tradeProb) {
+        const venue = rng.int(inst.venues);
+        const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, 1, rng);
+        const price = rng.next() < 0.5 ? book.bid : book.ask;
+        const size = roundTo(spec.lotSize * (1 + rng.int(20)) / (spec.assetClass === 'crypto' ? 100 : 1), spec.assetClass === 'crypto' ? 6 : 0);
+        this.pipeline.onVenueTrade(inst.entry.id, { venue, tsMs: nowMs, price, size });
+        this.ticksEmitted++;
+      }
+    }
+  }
+}
+
+/** Continues from the stored state: the last quote mid, else the last bar close, else the reference level. */
+function startPrice(store: Store, entry: SymbolEntry, spec: InstrumentSpec): number {
+  const q = store.latest(entry.id)?.quote;
+  if (q) return (q.bid + q.ask) / 2;
+  const open = store.openBar(entry.id, '1m');
+  if (open) return open.c;
+  const t = store.lastCompletedBarT(entry.id, '1m');
+  if (t !== null) {
+    const bar = store.lastBarBefore(entry.id, '1m', t + 1);
+    if (bar) return bar.c;
+  }
+  return spec.price;
+}

@@ -1,0 +1,27 @@
+// Normalized ticks as adapters emit them: one venue's quote or trade for one symbol, stamped
+// with the venue's event time.
+
+export interface VenueQuote {
+  venue: number;
+  tsMs: number;
+  bid: number;
+  ask: number;
+  bidSize: number | null;
+  askSize: number | null;
+}
+
+export interface VenueTrade {
+  venue: number;
+  tsMs: number;
+  price: number;
+  size: number | null;
+}
+
+/** A consolidated top of book, as the store and the stream receive it. */
+export interface ConsolidatedQuote {
+  tsMs: number;
+  bid: number;
+  ask: number;
+  bidSize: number | null;
+  askSize: number | null;
+}

@@ -1,0 +1,41 @@
+// Where bars of a symbol start and end. Most series align to UTC multiples of the bar size; US
+// stock sub-daily bars cover only the regular session, with hourly and 4-hour bars anchored at
+// the 09:30 open and the last bar cut at the close (spec: Range route parameters).
+import type { SymbolEntry } from '../domain/instrument.ts';
+import { bucketStart } from '../domain/bar.ts';
+import { DAY_MS, TIMEFRAME_INFO, type Timeframe } from '../domain/timeframes.ts';
+import { usRegularSessionAt } from './index.ts';
+
+export interface BarAlignment {
+  /** False when a price at this instant must not enter sub-daily bars (outside the session). */
+  accepts(tsMs: number): boolean;
+  /** Start of the bar of `tf` that contains `tsMs`. */
+  barStart(tsMs: number, tf: Timeframe): number;
+  /** End (exclusive) of the bar of `tf` that starts at `barStartMs`. */
+  barEnd(barStartMs: number, tf: Timeframe): number;
+}
+
+const utcAlignment: BarAlignment = {
+  accepts: () => true,
+  barStart: (tsMs, tf) => bucketStart(tsMs, tf),
+  barEnd: (barStartMs, tf) => barStartMs + TIMEFRAME_INFO[tf].durationMs,
+};
+
+const usRegularSessionAlignment: BarAlignment = {
+  accepts: (tsMs) => usRegularSessionAt(tsMs) !== null,
+  barStart(tsMs, tf) {
+    if (tf === '1d') return bucketStart(tsMs, tf);
+    const session = usRegularSessionAt(tsMs);
+    return bucketStart(tsMs, tf, session ? session.openMs : 0);
+  },
+  barEnd(barStartMs, tf) {
+    if (tf === '1d') return barStartMs + DAY_MS;
+    const end = barStartMs + TIMEFRAME_INFO[tf].durationMs;
+    const session = usRegularSessionAt(barStartMs);
+    return session ? Math.min(end, session.closeMs) : end;
+  },
+};
+
+export function alignmentFor(entry: Pick<SymbolEntry, 'assetClass' | 'market'>): BarAlignment {
+  return entry.assetClass === 'stocks' && entry.market === 'US' ? usRegularSessionAlignment : utcAlignment;
+}

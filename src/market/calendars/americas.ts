@@ -1,0 +1,117 @@
+// Stock markets of the Americas: US (see us.ts), Toronto, Mexico, B3 Sao Paulo and Santiago.
+import { easterOffset, nthWeekday, weekdayOnOrAfter, ymd } from '../civil-date.ts';
+import { christmasPair, closed, earlyClose, ifWeekday, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { isDstOn, hm } from '../zoned-time.ts';
+import type { HolidayEntry, MarketDefinition } from '../types.ts';
+import { defineMarket } from './define-market.ts';
+import { US } from './us.ts';
+
+// source: TSX trading calendar notices (TMX Group) per year; rules stable since Family Day 2008.
+function tsxHolidays(year: number): HolidayEntry[] {
+  const [christmas, boxing] = christmasPair(year);
+  const list = [
+    closed(observedNextMonday(ymd(year, 1, 1)), "New Year's Day"),
+    closed(nthWeekday(year, 2, 1, 3), 'Family Day'),
+    closed(easterOffset(year, -2), 'Good Friday'),
+    closed(weekdayOnOrAfter(ymd(year, 5, 18), 1), 'Victoria Day'),
+    closed(observedNextMonday(ymd(year, 7, 1)), 'Canada Day'),
+    closed(nthWeekday(year, 8, 1, 1), 'Civic Holiday'),
+    closed(nthWeekday(year, 9, 1, 1), 'Labour Day'),
+    closed(nthWeekday(year, 10, 1, 2), 'Thanksgiving Day'),
+    closed(christmas, 'Christmas Day'),
+    closed(boxing, 'Boxing Day'),
+  ];
+  // TSX closes at 13:00 on Christmas Eve when it is a weekday.
+  for (const date of ifWeekday(ymd(year, 12, 24))) list.push(earlyClose(date, 'Christmas Eve (early close)', '13:00'));
+  return list;
+}
+
+// source: BMV holiday calendar (calendario de dias inhabiles) per year; weekend holidays are not moved.
+const MX_AD_HOC = parseDatedTable(`
+  2024-10-01 Transfer of Federal Executive Power
+`);
+function bmvHolidays(year: number): HolidayEntry[] {
+  return [
+    closed(ymd(year, 1, 1), "New Year's Day"),
+    closed(nthWeekday(year, 2, 1, 1), 'Constitution Day'),
+    closed(nthWeekday(year, 3, 1, 3), "Benito Juarez's Birthday"),
+    closed(easterOffset(year, -3), 'Holy Thursday'),
+    closed(easterOffset(year, -2), 'Good Friday'),
+    closed(ymd(year, 5, 1), 'Labour Day'),
+    closed(ymd(year, 9, 16), 'Independence Day'),
+    closed(ymd(year, 11, 2), "All Souls' Day"),
+    closed(nthWeekday(year, 11, 1, 3), 'Revolution Day'),
+    closed(ymd(year, 12, 12), 'Day of the Virgin of Guadalupe'),
+    closed(ymd(year, 12, 25), 'Christmas Day'),
+    ...tableYear(MX_AD_HOC, year),
+  ];
+}
+
+// source: B3 trading calendar notices (feriados) per year. Sao Paulo's local holidays (Jan 25,
+// Jul 9, Nov 20) closed B3 until 2021; Nov 20 (Black Consciousness) is national from 2024.
+function b3Holidays(year: number): HolidayEntry[] {
+  const list = [
+    closed(ymd(year, 1, 1), "New Year's Day"),
+    closed(easterOffset(year, -48), 'Carnival Monday'),
+    closed(easterOffset(year, -47), 'Carnival Tuesday'),
+    closed(easterOffset(year, -2), 'Good Friday'),
+    closed(ymd(year, 4, 21), 'Tiradentes'),
+    closed(ymd(year, 5, 1), 'Labour Day'),
+    closed(easterOffset(year, 60), 'Corpus Christi'),
+    closed(ymd(year, 9, 7), 'Independence Day'),
+    closed(ymd(year, 10, 12), 'Our Lady of Aparecida'),
+    closed(ymd(year, 11, 2), "All Souls' Day"),
+    closed(ymd(year, 11, 15), 'Republic Day'),
+    closed(ymd(year, 12, 24), 'Christmas Eve'),
+    closed(ymd(year, 12, 25), 'Christmas Day'),
+    closed(ymd(year, 12, 31), "New Year's Eve"),
+  ];
+  if (year <= 2021) {
+    list.push(closed(ymd(year, 1, 25), 'Sao Paulo Anniversary'), closed(ymd(year, 7, 9), 'Constitutionalist Revolution'));
+  }
+  if (year <= 2021 || year >= 2024) list.push(closed(ymd(year, 11, 20), 'Black Consciousness Day'));
+  return list;
+}
+
+const B3_BASE = defineMarket({
+  market: 'BR', name: 'B3 (Sao Paulo)', mic: 'BVMF', country: 'BR', timezone: 'America/Sao_Paulo',
+  hours: [{ from: '2000-01-01', open: '10:00', close: '17:00' }],
+  holidays: b3Holidays,
+});
+// B3 keeps its close aligned with New York: the session ends at 17:00 Sao Paulo while the US is on
+// daylight time and at 18:00 otherwise (source: B3 trading hours circulars). Brazil itself dropped
+// DST in 2019; before that the alignment varied, so earlier years are an approximation.
+const BR: MarketDefinition = {
+  ...B3_BASE,
+  hoursOn(date, weekday) {
+    const base = B3_BASE.hoursOn(date, weekday);
+    return isDstOn(date, 'America/New_York') ? base : { ...base, closeMin: hm('18:00') };
+  },
+};
+
+// Santiago: Chile's public holidays (moved by law, from the date-holidays rules) plus the bank
+// holiday on Dec 31, on which the exchange is closed.
+function santiagoHolidays(year: number): HolidayEntry[] {
+  return publicHolidays('CL', year, true);
+}
+
+export const AMERICAS: MarketDefinition[] = [
+  US,
+  defineMarket({
+    market: 'CA', name: 'Toronto Stock Exchange', mic: 'XTSE', country: 'CA', timezone: 'America/Toronto',
+    hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
+    holidays: tsxHolidays,
+  }),
+  defineMarket({
+    market: 'MX', name: 'Bolsa Mexicana de Valores', mic: 'XMEX', country: 'MX', timezone: 'America/Mexico_City',
+    hours: [{ from: '2000-01-01', open: '08:30', close: '15:00' }],
+    holidays: bmvHolidays,
+  }),
+  BR,
+  defineMarket({
+    market: 'CL', name: 'Bolsa de Santiago', mic: 'XSGO', country: 'CL', timezone: 'America/Santiago',
+    hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
+    holidays: santiagoHolidays,
+  }),
+];
+

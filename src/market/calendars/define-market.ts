@@ -1,0 +1,66 @@
+// Compact builder for session-based market definitions: regular hours and weekends as dated eras
+// (hours change on a known date, e.g. Tokyo closes at 15:30 from 2024-11-05), holidays by year.
+import { hm } from '../zoned-time.ts';
+import type { HolidayEntry, MarketDefinition, MarketInfo, TradingHours } from '../types.ts';
+
+export interface HoursEra {
+  /** First local date these hours apply to; the first era's `from` is ignored. */
+  from: string;
+  open: string;
+  close: string;
+  lunch?: [string, string];
+  /** Only on these ISO weekdays (e.g. TASE's shorter Sunday); otherwise every trading day. */
+  weekdays?: number[];
+  /** The session opens on the previous calendar day (FOREX, futures). */
+  opensDayBefore?: boolean;
+}
+
+export interface WeekendEra {
+  from: string;
+  /** ISO weekdays without trading. */
+  days: number[];
+}
+
+export interface MarketSpec extends Omit<MarketInfo, 'type'> {
+  type?: MarketInfo['type'];
+  hours: HoursEra[];
+  weekends?: WeekendEra[];
+  holidays: (year: number) => HolidayEntry[];
+  alwaysOpen?: boolean;
+}
+
+const SAT_SUN: WeekendEra[] = [{ from: '0000-01-01', days: [6, 7] }];
+
+function toTradingHours(era: HoursEra): TradingHours {
+  return {
+    openMin: hm(era.open) - (era.opensDayBefore ? 1440 : 0),
+    closeMin: era.close === '24:00' ? 1440 : hm(era.close),
+    breakStartMin: era.lunch ? hm(era.lunch[0]) : null,
+    breakEndMin: era.lunch ? hm(era.lunch[1]) : null,
+  };
+}
+
+export function defineMarket(spec: MarketSpec): MarketDefinition {
+  const { hours, weekends = SAT_SUN, holidays, alwaysOpen, type = 'stocks', ...info } = spec;
+  const eras = hours.map((era) => ({ era, hours: toTradingHours(era) }));
+  return {
+    info: { ...info, type },
+    alwaysOpen: alwaysOpen ?? false,
+    isTradingWeekday(date, isoWeekday) {
+      let days = SAT_SUN[0]?.days ?? [];
+      for (const era of weekends) if (era.from <= date) days = era.days;
+      return !days.includes(isoWeekday);
+    },
+    hoursOn(date, isoWeekday) {
+      // The latest era that has started and applies to this weekday wins.
+      let found: TradingHours | undefined;
+      for (const { era, hours: h } of eras) {
+        if (found !== undefined && era.from > date) break;
+        if (!era.weekdays || era.weekdays.includes(isoWeekday)) found = h;
+      }
+      if (!found) throw new Error(`no trading hours for ${info.market} on ${date}`);
+      return found;
+    },
+    holidaysIn: holidays,
+  };
+}

@@ -1,0 +1,103 @@
+// Building blocks for holiday calendars: closures and early closes, observed-day shifts, dated
+// tables parsed from compact text, and public holidays taken from the `date-holidays` rules.
+import Holidays from 'date-holidays';
+import { addDays, datesBetween, isoWeekday, ymd } from './civil-date.ts';
+import { hm } from './zoned-time.ts';
+import type { HolidayEntry } from './types.ts';
+
+export function closed(date: string, name: string): HolidayEntry {
+  return { date, name };
+}
+
+export function earlyClose(date: string, name: string, closeAt: string): HolidayEntry {
+  return { date, name, closeMin: hm(closeAt) };
+}
+
+/** US federal style: Saturday is observed on Friday, Sunday on Monday. */
+export function observedNearestWeekday(date: string): string {
+  const weekday = isoWeekday(date);
+  return weekday === 6 ? addDays(date, -1) : weekday === 7 ? addDays(date, 1) : date;
+}
+
+/** Commonwealth style: a weekend holiday moves to the following Monday. */
+export function observedNextMonday(date: string): string {
+  const weekday = isoWeekday(date);
+  return weekday === 6 ? addDays(date, 2) : weekday === 7 ? addDays(date, 1) : date;
+}
+
+/** Sunday moves to Monday, Saturday is lost (e.g. South Africa, Canada's Christmas rules differ). */
+export function observedSundayToMonday(date: string): string {
+  return isoWeekday(date) === 7 ? addDays(date, 1) : date;
+}
+
+/** Christmas Day and Boxing Day with Commonwealth substitutes (both land on weekdays). */
+export function christmasPair(year: number): [string, string] {
+  const christmas = ymd(year, 12, 25);
+  switch (isoWeekday(christmas)) {
+    case 5: return [christmas, ymd(year, 12, 28)]; // Boxing Day Saturday -> Monday 28
+    case 6: return [ymd(year, 12, 27), ymd(year, 12, 28)];
+    case 7: return [ymd(year, 12, 27), ymd(year, 12, 26)];
+    default: return [christmas, ymd(year, 12, 26)];
+  }
+}
+
+/** Dec 24 / Dec 31 style eves: the date itself when it is a weekday, otherwise nothing. */
+export function ifWeekday(date: string): string[] {
+  return isoWeekday(date) <= 5 ? [date] : [];
+}
+
+/**
+ * A dated table written one entry per line: `YYYY-MM-DD[..YYYY-MM-DD] [HH:MM] name`, where a
+ * range closes every date in it and a time makes the entry an early close; `d1,d2,...` lists
+ * several dates sharing one name. Returns entries by year.
+ */
+export function parseDatedTable(text: string): Map<number, HolidayEntry[]> {
+  const byYear = new Map<number, HolidayEntry[]>();
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const match = /^(\d{4}-\d{2}-\d{2}(?:,\d{4}-\d{2}-\d{2})*)(?:\.\.(\d{4}-\d{2}-\d{2}))?\s+(?:(\d{2}:\d{2})\s+)?(.+)$/.exec(line);
+    if (!match) throw new Error(`bad holiday table line: ${line}`);
+    const [, first = '', to, closeAt, name = ''] = match;
+    const dates = to === undefined ? first.split(',') : datesBetween(first, to);
+    for (const date of dates) {
+      const entry = closeAt === undefined ? closed(date, name) : earlyClose(date, name, closeAt);
+      const year = Number(date.slice(0, 4));
+      const list = byYear.get(year) ?? [];
+      list.push(entry);
+      byYear.set(year, list);
+    }
+  }
+  return byYear;
+}
+
+export function tableYear(table: Map<number, HolidayEntry[]>, year: number): HolidayEntry[] {
+  return table.get(year) ?? [];
+}
+
+// One date-holidays instance per country: constructing one parses the country's rules.
+const ruleSets = new Map<string, Holidays>();
+
+/**
+ * Public holidays of a country from the `date-holidays` rules (types `public`, plus `bank` when
+ * asked). Slow (tens of ms per country-year), so callers cache per year (see session-cache).
+ */
+export function publicHolidays(country: string, year: number, withBank = false): HolidayEntry[] {
+  let rules = ruleSets.get(country);
+  if (!rules) {
+    rules = new Holidays(country, { languages: ['en'] });
+    ruleSets.set(country, rules);
+  }
+  const types = withBank ? ['public', 'bank'] : ['public'];
+  return rules
+    .getHolidays(year, 'en')
+    .filter((h) => types.includes(h.type))
+    .flatMap((h) => spanDates(h).map((date) => closed(date, h.name)));
+}
+
+/** Local dates a date-holidays entry covers (Chuseok and Eid spans last several days). */
+export function spanDates(h: { date: string; start: Date; end: Date }): string[] {
+  const days = Math.max(1, Math.round((h.end.getTime() - h.start.getTime()) / 86_400_000));
+  const first = h.date.slice(0, 10);
+  return datesBetween(first, addDays(first, days - 1));
+}

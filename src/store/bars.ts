@@ -1,0 +1,198 @@
+// Precomputed bars: completed bars are appended to fixed-span chunks of packed records
+// ([symId, tf, chunkStart] → bytes), so 5000 bars are a handful of sequential reads; the bar in
+// progress of each series is kept beside them so a restart resumes it.
+import type { Bar } from '../domain/bar.ts';
+import { TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
+import { BAR_BYTES, BAR_FIELDS, encodeBars, f64View, readBar, writeBar } from './codecs.ts';
+import type { StoreDbs } from './env.ts';
+import type { WriteQueue } from './write-queue.ts';
+
+/** Bars a chunk can hold: its span is this many bar durations. */
+export const CHUNK_BARS = 1024;
+
+export function chunkSpanMs(tf: Timeframe): number {
+  return TIMEFRAME_INFO[tf].durationMs * CHUNK_BARS;
+}
+
+export function chunkStartOf(tf: Timeframe, tMs: number): number {
+  const span = chunkSpanMs(tf);
+  return Math.floor(tMs / span) * span;
+}
+
+/** Sealed bars of one window, ascending by t, as packed float64 records. */
+export interface BarSlice {
+  count: number;
+  /** count × 6 values: t, o, h, l, c, v (NaN = null). */
+  data: Float64Array;
+}
+
+interface HotChunk {
+  start: number;
+  buf: Buffer;
+  count: number;
+}
+
+export class BarStore {
+  private readonly hot = new Map<string, HotChunk>();
+  private readonly lastT = new Map<string, number>();
+  private readonly openBars = new Map<string, Bar>();
+
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly queue: WriteQueue,
+  ) {
+    for (const { key, value } of dbs.openBars.getRange()) {
+      const [symId, tfIndex] = key as [number, number];
+      const tf = TIMEFRAMES[tfIndex];
+      if (tf) this.openBars.set(seriesKey(symId, tf), readBar(f64View(value), 0));
+    }
+  }
+
+  /** Appends a completed bar; bars older than the last completed one are ignored (completed bars are immutable). */
+  appendBar(symId: number, tf: Timeframe, bar: Bar): boolean {
+    const key = seriesKey(symId, tf);
+    const last = this.lastCompletedT(symId, tf);
+    if (last !== null && bar.t <= last) return false;
+    const start = chunkStartOf(tf, bar.t);
+    let chunk = this.hot.get(key);
+    if (!chunk || chunk.start !== start) {
+      chunk = this.loadChunk(symId, tf, start);
+      this.hot.set(key, chunk);
+    }
+    if ((chunk.count + 1) * BAR_BYTES > chunk.buf.length) {
+      const grown = Buffer.alloc(Math.min(CHUNK_BARS * BAR_BYTES, Math.max(chunk.buf.length * 2, BAR_BYTES * 16)));
+      chunk.buf.copy(grown, 0, 0, chunk.count * BAR_BYTES);
+      chunk.buf = grown;
+    }
+    writeBar(f64View(chunk.buf), chunk.count, bar);
+    chunk.count++;
+    this.lastT.set(key, bar.t);
+    const hotChunk = chunk;
+    this.queue.mark(`bars:${key}:${start}`, () => {
+      const bytes = Buffer.from(hotChunk.buf.subarray(0, hotChunk.count * BAR_BYTES));
+      return { db: this.dbs.bars, key: [symId, TIMEFRAME_INFO[tf].index, start], value: bytes };
+    });
+    return true;
+  }
+
+  /** Bulk write of ascending completed bars (history import); goes straight to chunks. */
+  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
+    let from = 0;
+    while (from < bars.length) {
+      const start = chunkStartOf(tf, bars[from]!.t);
+      let to = from;
+      while (to < bars.length && chunkStartOf(tf, bars[to]!.t) === start) to++;
+      for (let i = from; i < to; i++) this.appendBar(symId, tf, bars[i]!);
+      from = to;
+    }
+  }
+
+  setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {
+    const key = seriesKey(symId, tf);
+    if (bar) this.openBars.set(key, bar);
+    else this.openBars.delete(key);
+    this.queue.mark(`open:${key}`, () => {
+      const current = this.openBars.get(key);
+      const dbKey = [symId, TIMEFRAME_INFO[tf].index];
+      return current ? { db: this.dbs.openBars, key: dbKey, value: encodeBars([current]) } : { db: this.dbs.openBars, key: dbKey, value: null };
+    });
+  }
+
+  /** The bar in progress as last persisted (used to resume after a restart). */
+  getOpenBar(symId: number, tf: Timeframe): Bar | undefined {
+    return this.openBars.get(seriesKey(symId, tf));
+  }
+
+  lastCompletedT(symId: number, tf: Timeframe): number | null {
+    const key = seriesKey(symId, tf);
+    const cached = this.lastT.get(key);
+    if (cached !== undefined) return cached;
+    const tfIndex = TIMEFRAME_INFO[tf].index;
+    for (const { key: dbKey, value } of this.dbs.bars.getRange({ start: [symId, tfIndex + 1], end: [symId, tfIndex], reverse: true, limit: 1 })) {
+      const count = value.length / BAR_BYTES;
+      if (count > 0 && (dbKey as number[])[1] === tfIndex) {
+        const t = value.readDoubleLE((count - 1) * BAR_BYTES);
+        this.lastT.set(key, t);
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** Completed bars with fromMs ≤ t < toMs, ascending. */
+  range(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarSlice {
+    if (toMs <= fromMs) return { count: 0, data: new Float64Array(0) };
+    const parts: Uint8Array[] = [];
+    let total = 0;
+    const span = chunkSpanMs(tf);
+    for (let start = chunkStartOf(tf, fromMs); start < toMs; start += span) {
+      const bytes = this.chunkBytes(symId, tf, start);
+      if (!bytes || bytes.length === 0) continue;
+      const a = lowerBound(bytes, fromMs);
+      const b = lowerBound(bytes, toMs);
+      if (b > a) {
+        // Copy now: bytes from getBinaryFast are only valid until the next read.
+        parts.push(Uint8Array.prototype.slice.call(bytes, a * BAR_BYTES, b * BAR_BYTES));
+        total += b - a;
+      }
+    }
+    const out = new Float64Array(total * BAR_FIELDS);
+    const outBytes = new Uint8Array(out.buffer);
+    let offset = 0;
+    for (const part of parts) {
+      outBytes.set(part, offset);
+      offset += part.length;
+    }
+    return { count: total, data: out };
+  }
+
+  /** The last completed bar with t < beforeMs, searching back at most `maxChunks` chunks. */
+  lastBefore(symId: number, tf: Timeframe, beforeMs: number, maxChunks = 8): Bar | null {
+    const span = chunkSpanMs(tf);
+    let start = chunkStartOf(tf, beforeMs - 1);
+    for (let i = 0; i < maxChunks; i++, start -= span) {
+      const bytes = this.chunkBytes(symId, tf, start);
+      if (!bytes) continue;
+      const idx = lowerBound(bytes, beforeMs) - 1;
+      if (idx >= 0) return readBar(f64View(Uint8Array.prototype.slice.call(bytes, idx * BAR_BYTES, (idx + 1) * BAR_BYTES)), 0);
+    }
+    return null;
+  }
+
+  private chunkBytes(symId: number, tf: Timeframe, start: number): Uint8Array | undefined {
+    const hot = this.hot.get(seriesKey(symId, tf));
+    if (hot && hot.start === start) return hot.buf.subarray(0, hot.count * BAR_BYTES);
+    const pending = this.queue.pendingValue(`bars:${seriesKey(symId, tf)}:${start}`);
+    if (pending instanceof Uint8Array) return pending;
+    return this.dbs.bars.getBinaryFast([symId, TIMEFRAME_INFO[tf].index, start]) ?? undefined;
+  }
+
+  private loadChunk(symId: number, tf: Timeframe, start: number): HotChunk {
+    const existing = this.chunkBytes(symId, tf, start);
+    const count = existing ? existing.length / BAR_BYTES : 0;
+    const buf = Buffer.alloc(Math.max(BAR_BYTES * 16, nextPow2((count + 1) * BAR_BYTES)));
+    if (existing) buf.set(existing, 0);
+    return { start, buf, count };
+  }
+}
+
+function seriesKey(symId: number, tf: Timeframe): string {
+  return `${symId}:${tf}`;
+}
+
+function nextPow2(n: number): number {
+  return Math.min(CHUNK_BARS * BAR_BYTES, 2 ** Math.ceil(Math.log2(n)));
+}
+
+/** Index of the first record with t ≥ tMs in packed ascending bar bytes. */
+function lowerBound(bytes: Uint8Array, tMs: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let lo = 0;
+  let hi = bytes.length / BAR_BYTES;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (view.getFloat64(mid * BAR_BYTES, true) < tMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,38 @@
+// Opens the one LMDB environment in the data dir and its named databases. The only file (with
+// the rest of src/store) that imports lmdb.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+
+export const SCHEMA_VERSION = 1;
+
+export interface StoreDbs {
+  root: RootDatabase;
+  /** [symId, kind, block] → packed tick records (ring buffer). */
+  ticks: Database<Buffer, (string | number)[]>;
+  /** [symId, tfIndex, chunkStartMs] → packed bar records, ascending t. */
+  bars: Database<Buffer, (string | number)[]>;
+  /** [symId, tfIndex] → the bar in progress (packed). */
+  openBars: Database<Buffer, (string | number)[]>;
+  /** symId → latest state (msgpack). */
+  latest: Database<unknown, number>;
+  /** symbol → registry entry (msgpack). */
+  symbols: Database<unknown, string>;
+  /** string → anything (msgpack): schema version, keys, markers. */
+  meta: Database<unknown, string>;
+}
+
+export function openDbs(dataDir: string): StoreDbs {
+  mkdirSync(dataDir, { recursive: true });
+  const root = open({ path: join(dataDir, 'mds.mdb'), compression: false, maxDbs: 16 });
+  const binary = { encoding: 'binary' as const, keyEncoding: 'ordered-binary' as const };
+  return {
+    root,
+    ticks: root.openDB<Buffer, (string | number)[]>({ name: 'ticks', ...binary }),
+    bars: root.openDB<Buffer, (string | number)[]>({ name: 'bars', ...binary }),
+    openBars: root.openDB<Buffer, (string | number)[]>({ name: 'open-bars', ...binary }),
+    latest: root.openDB<unknown, number>({ name: 'latest', encoding: 'msgpack', keyEncoding: 'uint32' }),
+    symbols: root.openDB<unknown, string>({ name: 'symbols', encoding: 'msgpack' }),
+    meta: root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' }),
+  };
+}

@@ -1,0 +1,70 @@
+// The symbol registry: reference data per class with stable numeric ids used in every storage
+// key. Loaded into memory at open; lookups never touch LMDB.
+import type { AssetClass } from '../domain/asset-classes.ts';
+import type { SymbolEntry } from '../domain/instrument.ts';
+import type { StoreDbs } from './env.ts';
+
+export type NewSymbol = Omit<SymbolEntry, 'id'>;
+
+export class Registry {
+  private readonly bySymbol = new Map<string, SymbolEntry>();
+  private readonly byId = new Map<number, SymbolEntry>();
+  private readonly byClassKey = new Map<string, SymbolEntry>();
+  private readonly sorted = new Map<AssetClass, SymbolEntry[]>();
+
+  constructor(private readonly dbs: StoreDbs) {
+    for (const { value } of dbs.symbols.getRange()) this.index(value as SymbolEntry);
+  }
+
+  /** Adds new symbols and refreshes reference data of known ones; ids never change. */
+  upsert(entries: readonly NewSymbol[]): void {
+    let nextId = (this.dbs.meta.get('nextSymbolId') as number | undefined) ?? 1;
+    this.dbs.root.transactionSync(() => {
+      for (const entry of entries) {
+        const known = this.bySymbol.get(entry.symbol);
+        const full: SymbolEntry = { ...entry, id: known ? known.id : nextId++ };
+        if (known && JSON.stringify(known) === JSON.stringify(full)) continue;
+        this.dbs.symbols.putSync(full.symbol, full);
+        this.index(full);
+      }
+      this.dbs.meta.putSync('nextSymbolId', nextId);
+    });
+    this.sorted.clear();
+  }
+
+  /** Looks a symbol (canonical or alias, already normalized) up within a class. */
+  resolve(assetClass: AssetClass, symbol: string): SymbolEntry | undefined {
+    return this.byClassKey.get(`${assetClass}|${symbol}`);
+  }
+
+  get(id: number): SymbolEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  bySymbolName(symbol: string): SymbolEntry | undefined {
+    return this.bySymbol.get(symbol);
+  }
+
+  /** Every symbol of a class, listed or not, sorted by symbol. */
+  all(assetClass: AssetClass): readonly SymbolEntry[] {
+    let list = this.sorted.get(assetClass);
+    if (!list) {
+      list = [...this.bySymbol.values()].filter((e) => e.assetClass === assetClass).sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+      this.sorted.set(assetClass, list);
+    }
+    return list;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  private index(entry: SymbolEntry): void {
+    const previous = this.bySymbol.get(entry.symbol);
+    if (previous) for (const alias of previous.aliases) this.byClassKey.delete(`${previous.assetClass}|${alias}`);
+    this.bySymbol.set(entry.symbol, entry);
+    this.byId.set(entry.id, entry);
+    this.byClassKey.set(`${entry.assetClass}|${entry.symbol}`, entry);
+    for (const alias of entry.aliases) this.byClassKey.set(`${entry.assetClass}|${alias}`, entry);
+  }
+}

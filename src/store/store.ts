@@ -1,0 +1,136 @@
+// The store's public face: verbs over the LMDB environment (ticks ring, bars, latest state,
+// registry, metadata). Nothing outside src/store sees a database handle or a cursor.
+import type { Bar } from '../domain/bar.ts';
+import type { Timeframe } from '../domain/timeframes.ts';
+import { BarStore, type BarSlice } from './bars.ts';
+import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
+import { LatestStore, type LatestState } from './latest.ts';
+import { Registry } from './registry.ts';
+import { TickRing, type TickKind } from './ticks.ts';
+import { WriteQueue } from './write-queue.ts';
+
+export interface StoreOptions {
+  dataDir: string;
+  /** Ticks kept per symbol and kind. */
+  ringCapacity?: number;
+  /** How long writes are coalesced before one durable transaction. */
+  flushIntervalMs?: number;
+}
+
+export class Store {
+  readonly registry: Registry;
+  private readonly dbs: StoreDbs;
+  private readonly queue: WriteQueue;
+  private readonly bars: BarStore;
+  private readonly ticks: TickRing;
+  private readonly latestStore: LatestStore;
+  private closed = false;
+
+  private constructor(opts: StoreOptions) {
+    this.dbs = openDbs(opts.dataDir);
+    const version = this.dbs.meta.get('schemaVersion') as number | undefined;
+    if (version !== undefined && version > SCHEMA_VERSION) {
+      throw new Error(`data dir ${opts.dataDir} was written by a newer mds (schema ${version}; this build reads up to ${SCHEMA_VERSION})`);
+    }
+    if (version === undefined) this.dbs.meta.putSync('schemaVersion', SCHEMA_VERSION);
+    this.queue = new WriteQueue(opts.flushIntervalMs ?? 20);
+    this.registry = new Registry(this.dbs);
+    this.bars = new BarStore(this.dbs, this.queue);
+    this.ticks = new TickRing(this.dbs, this.queue, opts.ringCapacity ?? 8192);
+    this.latestStore = new LatestStore(this.dbs, this.queue);
+  }
+
+  static open(opts: StoreOptions): Store {
+    return new Store(opts);
+  }
+
+  get ringCapacity(): number {
+    return this.ticks.capacity;
+  }
+
+  // --- latest state and ticks -------------------------------------------------------------
+
+  latest(symId: number): LatestState | undefined {
+    return this.latestStore.get(symId);
+  }
+
+  /** Records a consolidated quote: latest state and the ticks ring. Returns its sequence number. */
+  appendQuote(symId: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): number {
+    const state = this.latestStore.edit(symId);
+    const seq = ++state.quoteSeq;
+    state.quote = { bid, ask, bidSize, askSize, tsMs };
+    this.ticks.append(symId, 'quote', seq, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
+    return seq;
+  }
+
+  /** Records a trade of the consolidated tape. Returns its sequence number. */
+  appendTrade(symId: number, tsMs: number, price: number, size: number | null): number {
+    const state = this.latestStore.edit(symId);
+    const seq = ++state.tradeSeq;
+    state.trade = { price, size, tsMs };
+    this.ticks.append(symId, 'trade', seq, tsMs, price, size ?? NaN);
+    return seq;
+  }
+
+  /** Ticks after `afterSeq` still held by the ring, oldest first. */
+  ticksSince(symId: number, kind: TickKind, afterSeq: number, max: number): number[][] {
+    const state = this.latestStore.get(symId);
+    const last = state ? (kind === 'quote' ? state.quoteSeq : state.tradeSeq) : 0;
+    return this.ticks.readSince(symId, kind, afterSeq, last, max);
+  }
+
+  // --- bars ---------------------------------------------------------------------------------
+
+  appendBar(symId: number, tf: Timeframe, bar: Bar): boolean {
+    return this.bars.appendBar(symId, tf, bar);
+  }
+
+  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
+    this.bars.appendHistory(symId, tf, bars);
+  }
+
+  setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {
+    this.bars.setOpenBar(symId, tf, bar);
+  }
+
+  openBar(symId: number, tf: Timeframe): Bar | undefined {
+    return this.bars.getOpenBar(symId, tf);
+  }
+
+  barsInRange(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarSlice {
+    return this.bars.range(symId, tf, fromMs, toMs);
+  }
+
+  lastBarBefore(symId: number, tf: Timeframe, beforeMs: number): Bar | null {
+    return this.bars.lastBefore(symId, tf, beforeMs);
+  }
+
+  lastCompletedBarT(symId: number, tf: Timeframe): number | null {
+    return this.bars.lastCompletedT(symId, tf);
+  }
+
+  // --- metadata -----------------------------------------------------------------------------
+
+  getMeta<T>(key: string): T | undefined {
+    return this.dbs.meta.get(key) as T | undefined;
+  }
+
+  /** Writes a metadata record durably before returning. */
+  async putMeta(key: string, value: unknown): Promise<void> {
+    await this.dbs.meta.put(key, value);
+  }
+
+  // --- lifecycle ----------------------------------------------------------------------------
+
+  /** Writes everything pending; resolves once it is durable. */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.flush();
+    await this.dbs.root.close();
+  }
+}
