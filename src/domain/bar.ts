@@ -38,7 +38,12 @@ export function foldPrice(bar: Bar, price: number, size: number | null): void {
   if (price > bar.h) bar.h = price;
   if (price < bar.l) bar.l = price;
   bar.c = price;
-  if (size !== null) bar.v = (bar.v ?? 0) + size;
+  if (size !== null) bar.v = roundVolume((bar.v ?? 0) + size);
+}
+
+/** Volumes are sums of decimal sizes: keep them free of binary float noise (8 decimals). */
+export function roundVolume(v: number): number {
+  return Math.round(v * 1e8) / 1e8;
 }
 
 /** Folds a finer bar into a coarser one in place. */
@@ -46,7 +51,7 @@ export function foldBar(into: Bar, bar: Bar): void {
   if (bar.h > into.h) into.h = bar.h;
   if (bar.l < into.l) into.l = bar.l;
   into.c = bar.c;
-  if (bar.v !== null) into.v = (into.v ?? 0) + bar.v;
+  if (bar.v !== null) into.v = roundVolume((into.v ?? 0) + bar.v);
 }
 
 /** Rolls time-ordered finer bars into coarser ones; `bucketOf` gives the coarse bar start of a time. */

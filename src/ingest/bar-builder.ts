@@ -63,15 +63,6 @@ export class BarBuilder {
     this.store.setOpenBar(symId, '1m', s.minute);
   }
 
-  /** Takes a whole completed minute (history fill): it is sealed at once and rolled up. */
-  appendMinuteBar(symId: number, bar: Bar): void {
-    const s = this.series.get(symId);
-    if (!s || bar.t <= s.sealedMinuteT) return;
-    if (s.minute && s.minute.t < bar.t) this.sealMinute(s);
-    s.minute = { ...bar };
-    this.sealMinute(s);
-  }
-
   /** Seals every bar whose end is more than the grace period behind `nowMs`. */
   sealDue(nowMs: number): void {
     const cutoff = nowMs - this.graceMs;

@@ -30,15 +30,21 @@ export function observedSundayToMonday(date: string): string {
   return isoWeekday(date) === 7 ? addDays(date, 1) : date;
 }
 
-/** Christmas Day and Boxing Day with Commonwealth substitutes (both land on weekdays). */
-export function christmasPair(year: number): [string, string] {
-  const christmas = ymd(year, 12, 25);
-  switch (isoWeekday(christmas)) {
-    case 5: return [christmas, ymd(year, 12, 28)]; // Boxing Day Saturday -> Monday 28
-    case 6: return [ymd(year, 12, 27), ymd(year, 12, 28)];
-    case 7: return [ymd(year, 12, 27), ymd(year, 12, 26)];
-    default: return [christmas, ymd(year, 12, 26)];
+/**
+ * Two consecutive holidays with Commonwealth substitutes, so both land on weekdays: Christmas and
+ * Boxing Day, or New Zealand's 1 and 2 January. Returns [first observed, second observed].
+ */
+export function mondayisedPair(first: string): [string, string] {
+  switch (isoWeekday(first)) {
+    case 5: return [first, addDays(first, 3)]; // second day Saturday -> Monday
+    case 6: return [addDays(first, 2), addDays(first, 3)];
+    case 7: return [addDays(first, 2), addDays(first, 1)];
+    default: return [first, addDays(first, 1)];
   }
+}
+
+export function christmasPair(year: number): [string, string] {
+  return mondayisedPair(ymd(year, 12, 25));
 }
 
 /** Dec 24 / Dec 31 style eves: the date itself when it is a weekday, otherwise nothing. */

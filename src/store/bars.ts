@@ -50,41 +50,43 @@ export class BarStore {
 
   /** Appends a completed bar; bars older than the last completed one are ignored (completed bars are immutable). */
   appendBar(symId: number, tf: Timeframe, bar: Bar): boolean {
-    const key = seriesKey(symId, tf);
-    const last = this.lastCompletedT(symId, tf);
-    if (last !== null && bar.t <= last) return false;
-    const start = chunkStartOf(tf, bar.t);
-    let chunk = this.hot.get(key);
-    if (!chunk || chunk.start !== start) {
-      chunk = this.loadChunk(symId, tf, start);
-      this.hot.set(key, chunk);
-    }
-    if ((chunk.count + 1) * BAR_BYTES > chunk.buf.length) {
-      const grown = Buffer.alloc(Math.min(CHUNK_BARS * BAR_BYTES, Math.max(chunk.buf.length * 2, BAR_BYTES * 16)));
-      chunk.buf.copy(grown, 0, 0, chunk.count * BAR_BYTES);
-      chunk.buf = grown;
-    }
-    writeBar(f64View(chunk.buf), chunk.count, bar);
-    chunk.count++;
-    this.lastT.set(key, bar.t);
-    const hotChunk = chunk;
-    this.queue.mark(`bars:${key}:${start}`, () => {
-      const bytes = Buffer.from(hotChunk.buf.subarray(0, hotChunk.count * BAR_BYTES));
-      return { db: this.dbs.bars, key: [symId, TIMEFRAME_INFO[tf].index, start], value: bytes };
-    });
-    return true;
+    return this.appendHistory(symId, tf, [bar]) === 1;
   }
 
-  /** Bulk write of ascending completed bars (history import); goes straight to chunks. */
-  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
+  /** Appends ascending completed bars, chunk by chunk; returns how many were new. */
+  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): number {
+    const key = seriesKey(symId, tf);
+    const last = this.lastCompletedT(symId, tf) ?? -Infinity;
     let from = 0;
+    while (from < bars.length && bars[from]!.t <= last) from++;
+    const added = bars.length - from;
     while (from < bars.length) {
       const start = chunkStartOf(tf, bars[from]!.t);
-      let to = from;
+      let to = from + 1;
       while (to < bars.length && chunkStartOf(tf, bars[to]!.t) === start) to++;
-      for (let i = from; i < to; i++) this.appendBar(symId, tf, bars[i]!);
+      let chunk = this.hot.get(key);
+      if (!chunk || chunk.start !== start) {
+        chunk = this.loadChunk(symId, tf, start);
+        this.hot.set(key, chunk);
+      }
+      const needed = (chunk.count + to - from) * BAR_BYTES;
+      if (needed > chunk.buf.length) {
+        const grown = Buffer.alloc(nextPow2(needed));
+        chunk.buf.copy(grown, 0, 0, chunk.count * BAR_BYTES);
+        chunk.buf = grown;
+      }
+      const view = f64View(chunk.buf);
+      for (let i = from; i < to; i++) writeBar(view, chunk.count++, bars[i]!);
+      const written = chunk;
+      this.queue.mark(`bars:${key}:${start}`, () => ({
+        db: this.dbs.bars,
+        key: [symId, TIMEFRAME_INFO[tf].index, start],
+        value: Buffer.from(written.buf.subarray(0, written.count * BAR_BYTES)),
+      }));
       from = to;
     }
+    if (added > 0) this.lastT.set(key, bars[bars.length - 1]!.t);
+    return added;
   }
 
   setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {
@@ -121,11 +123,16 @@ export class BarStore {
 
   /** Completed bars with fromMs ≤ t < toMs, ascending. */
   range(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarSlice {
+    const last = this.lastCompletedT(symId, tf);
+    if (last === null || last < fromMs) return { count: 0, data: new Float64Array(0) };
+    toMs = Math.min(toMs, last + 1);
     if (toMs <= fromMs) return { count: 0, data: new Float64Array(0) };
     const parts: Uint8Array[] = [];
     let total = 0;
     const span = chunkSpanMs(tf);
-    for (let start = chunkStartOf(tf, fromMs); start < toMs; start += span) {
+    let first = chunkStartOf(tf, fromMs);
+    if ((toMs - first) / span > 64) first = Math.max(first, this.firstChunkAtOrAfter(symId, tf, first) ?? toMs);
+    for (let start = first; start < toMs; start += span) {
       const bytes = this.chunkBytes(symId, tf, start);
       if (!bytes || bytes.length === 0) continue;
       const a = lowerBound(bytes, fromMs);
@@ -157,6 +164,17 @@ export class BarStore {
       if (idx >= 0) return readBar(f64View(Uint8Array.prototype.slice.call(bytes, idx * BAR_BYTES, (idx + 1) * BAR_BYTES)), 0);
     }
     return null;
+  }
+
+  /** Start of the first stored chunk at or after `start` (skips long empty stretches). */
+  private firstChunkAtOrAfter(symId: number, tf: Timeframe, start: number): number | undefined {
+    const tfIndex = TIMEFRAME_INFO[tf].index;
+    let found: number | undefined;
+    for (const key of this.dbs.bars.getKeys({ start: [symId, tfIndex, start], end: [symId, tfIndex + 1], limit: 1 })) found = (key as number[])[2];
+    // Written but maybe not committed yet: the chunk being filled.
+    const hot = this.hot.get(seriesKey(symId, tf));
+    if (hot && hot.start >= start && (found === undefined || hot.start < found)) found = hot.start;
+    return found;
   }
 
   private chunkBytes(symId: number, tf: Timeframe, start: number): Uint8Array | undefined {

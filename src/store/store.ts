@@ -85,8 +85,9 @@ export class Store {
     return this.bars.appendBar(symId, tf, bar);
   }
 
-  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
-    this.bars.appendHistory(symId, tf, bars);
+  /** Appends ascending completed bars; returns how many were new. */
+  appendHistory(symId: number, tf: Timeframe, bars: readonly Bar[]): number {
+    return this.bars.appendHistory(symId, tf, bars);
   }
 
   setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {

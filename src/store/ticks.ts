@@ -18,6 +18,7 @@ interface OpenBlock {
 
 export class TickRing {
   private readonly blocks: number;
+  readonly capacity: number;
   private readonly open = new Map<string, OpenBlock>();
 
   constructor(
@@ -25,11 +26,9 @@ export class TickRing {
     private readonly queue: WriteQueue,
     capacity: number,
   ) {
-    this.blocks = Math.max(2, Math.ceil(capacity / BLOCK_TICKS));
-  }
-
-  get capacity(): number {
-    return this.blocks * BLOCK_TICKS;
+    this.capacity = capacity;
+    // One spare block: the block being filled overwrites the oldest, and `capacity` must survive.
+    this.blocks = Math.ceil(capacity / BLOCK_TICKS) + 1;
   }
 
   /**

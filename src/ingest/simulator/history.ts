@@ -3,16 +3,15 @@
 // the most recent days, coarser bars further back, daily bars for years); after a restart the gap
 // since the last stored minute is filled forwards. Coarse bars are always rolled up from finer
 // ones, so every timeframe agrees with the bars below it.
-import { rollUp, type Bar } from '../../domain/bar.ts';
+import { foldBar, rollUp, type Bar } from '../../domain/bar.ts';
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import { CLASS_POLICY } from '../../domain/asset-classes.ts';
 import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain/timeframes.ts';
 import { alignmentFor, type BarAlignment } from '../../market/bar-alignment.ts';
 import { sessionsBetween } from '../../market/index.ts';
 import type { Store } from '../../store/index.ts';
-import type { BarBuilder } from '../bar-builder.ts';
 import { calendarOf } from './hours.ts';
-import { roundTo, sigmaOver, stepPrice } from './price-model.ts';
+import { expectedVolume, roundTo, sigmaOver, SIM_TRADES_PER_SECOND, stepPrice } from './price-model.ts';
 import type { Rng } from './random.ts';
 
 export interface HistoryPlan {
@@ -89,7 +88,7 @@ export function synthesizeBars(spec: InstrumentSpec, times: readonly number[], d
     const [o, c] = direction === 'forward' ? [first, last] : [last, first];
     const h = Math.max(roundTo(hi * (1 + Math.abs(rng.normal()) * sigma * 0.2), spec.decimals), o, c);
     const l = Math.min(roundTo(lo * (1 - Math.abs(rng.normal()) * sigma * 0.2), spec.decimals), o, c);
-    const v = hasVolume ? Math.round(spec.lotSize * (durMs / MINUTE_MS) * (2 + 8 * rng.next())) : null;
+    const v = hasVolume ? expectedVolume(spec, durMs, SIM_TRADES_PER_SECOND, rng) : null;
     return { bar: { t, o, h, l, c, v }, to: p };
   };
   if (direction === 'forward') {
@@ -109,11 +108,39 @@ export function synthesizeBars(spec: InstrumentSpec, times: readonly number[], d
 }
 
 /**
- * First start: writes the whole history of one instrument up to `endMs` (a minute boundary).
- * Older periods go straight to the store as completed bars; the recent 1-minute period goes
- * through the bar builder, so the bars in progress come out exactly as live ones would.
+ * Writes ascending, completed 1-minute bars ending at `endMs` and everything rolled up from them:
+ * coarse bars that end by `endMs` are completed, the last one of each timeframe stays in
+ * progress. A bar left in progress by an earlier run is merged or completed first.
  */
-export function backfillInstrument(store: Store, builder: BarBuilder, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, rng: Rng): void {
+export function writeMinuteHistory(store: Store, entry: SymbolEntry, minutes: readonly Bar[], endMs: number): void {
+  const align = alignmentFor(entry);
+  for (const tf of TIMEFRAMES) {
+    const rolled = tf === '1m' ? minutes.map((b) => ({ ...b })) : rollUp(minutes, (t) => align.barStart(t, tf));
+    const open = store.openBar(entry.id, tf);
+    if (open && rolled[0]?.t === open.t) {
+      const first = rolled[0]!;
+      rolled[0] = { ...open };
+      foldBar(rolled[0], first);
+    } else if (open && (rolled.length === 0 ? align.barEnd(open.t, tf) <= endMs : open.t < rolled[0]!.t)) {
+      store.appendBar(entry.id, tf, open);
+      store.setOpenBar(entry.id, tf, null);
+    }
+    const last = rolled.at(-1);
+    if (last && align.barEnd(last.t, tf) > endMs) {
+      rolled.pop();
+      store.setOpenBar(entry.id, tf, last);
+    } else if (last) {
+      store.setOpenBar(entry.id, tf, null);
+    }
+    store.appendHistory(entry.id, tf, rolled);
+  }
+}
+
+/**
+ * First start: writes the whole history of one instrument up to `endMs` (a minute boundary),
+ * oldest period first, so completed bars are appended in time order.
+ */
+export function backfillInstrument(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, rng: Rng): void {
   const calendar = calendarOf(spec);
   const align = alignmentFor(entry);
   const today = Math.floor(endMs / DAY_MS) * DAY_MS;
@@ -140,7 +167,6 @@ export function backfillInstrument(store: Store, builder: BarBuilder, entry: Sym
     if (bars.length > 0) price = bars[0]!.o;
     generated.push([tf, bars]);
   }
-  // Write oldest first: completed bars are appended in time order.
   for (let i = generated.length - 1; i >= 1; i--) {
     const [finest, bars] = generated[i]!;
     for (const tf of TIMEFRAMES) {
@@ -148,12 +174,11 @@ export function backfillInstrument(store: Store, builder: BarBuilder, entry: Sym
       store.appendHistory(entry.id, tf, tf === finest ? bars : rollUp(bars, (t) => align.barStart(t, tf)));
     }
   }
-  const minutes = generated[0]?.[1] ?? [];
-  for (const bar of minutes) builder.appendMinuteBar(entry.id, bar);
+  writeMinuteHistory(store, entry, generated[0]?.[1] ?? [], endMs);
 }
 
 /** After a restart: fills the minutes since the last stored minute, walking on from its close. */
-export function fillGap(store: Store, builder: BarBuilder, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, maxDays: number, rng: Rng): number {
+export function fillGap(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, maxDays: number, rng: Rng): number {
   const lastT = store.lastCompletedBarT(entry.id, '1m');
   const open = store.openBar(entry.id, '1m');
   const lastMinute = open && (lastT === null || open.t > lastT) ? open : lastT !== null ? store.lastBarBefore(entry.id, '1m', lastT + 1) : null;
@@ -161,6 +186,6 @@ export function fillGap(store: Store, builder: BarBuilder, entry: SymbolEntry, s
   const from = Math.max(lastMinute.t + MINUTE_MS, endMs - maxDays * DAY_MS);
   const times = barTimes(calendarOf(spec), alignmentFor(entry), '1m', from, endMs);
   const bars = synthesizeBars(spec, times, MINUTE_MS, lastMinute.c, 'forward', rng);
-  for (const bar of bars) builder.appendMinuteBar(entry.id, bar);
+  writeMinuteHistory(store, entry, bars, endMs);
   return bars.length;
 }

@@ -4,6 +4,9 @@ import type { InstrumentSpec } from '../../domain/instrument.ts';
 import type { Rng } from './random.ts';
 
 export const YEAR_MS = 365 * 24 * 3600 * 1000;
+/** Default tape rate per instrument; history volumes are scaled to it. */
+export const SIM_TRADES_PER_SECOND = 1;
+export const SIM_QUOTES_PER_SECOND = 4;
 
 export function roundTo(value: number, decimals: number): number {
   const scale = 10 ** decimals;
@@ -18,6 +21,19 @@ export function sigmaOver(spec: Pick<InstrumentSpec, 'volAnnual'>, durMs: number
 /** One step of the walk: the fair price `durMs` later (or earlier, the same in distribution). */
 export function stepPrice(price: number, sigma: number, rng: Rng): number {
   return price * Math.exp(sigma * rng.normal());
+}
+
+/** Size of one simulated trade: 1 to 20 lots (crypto in hundredths of a lot). */
+export function tradeSize(spec: InstrumentSpec, rng: Rng): number {
+  const isCrypto = spec.assetClass === 'crypto';
+  return roundTo((spec.lotSize * (1 + rng.int(20))) / (isCrypto ? 100 : 1), isCrypto ? 6 : 0);
+}
+
+/** Expected traded volume over `durMs` at `tradesPerSecond` (keeps history and live volumes alike). */
+export function expectedVolume(spec: InstrumentSpec, durMs: number, tradesPerSecond: number, rng: Rng): number {
+  const mean = (spec.lotSize * 10.5) / (spec.assetClass === 'crypto' ? 100 : 1);
+  const v = mean * tradesPerSecond * (durMs / 1000) * (0.5 + rng.next());
+  return roundTo(v, spec.assetClass === 'crypto' ? 6 : 0);
 }
 
 export interface VenueBook {

@@ -8,7 +8,7 @@ import { isOpenAt, usRegularSessionAt } from '../../market/index.ts';
 import type { Store } from '../../store/index.ts';
 import type { Pipeline } from '../pipeline.ts';
 import { calendarOf } from './hours.ts';
-import { quoteAround, roundTo, sigmaOver, stepPrice } from './price-model.ts';
+import { roundTo, quoteAround, sigmaOver, SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND, stepPrice, tradeSize } from './price-model.ts';
 import { Rng, seedFor } from './random.ts';
 
 export interface SimulatorOptions {
@@ -51,8 +51,8 @@ export class Simulator {
     opts: SimulatorOptions,
   ) {
     this.stepMs = opts.stepMs ?? 100;
-    this.quoteProb = ((opts.quotesPerSecond ?? 4) * this.stepMs) / 1000;
-    this.tradeProb = ((opts.tradesPerSecond ?? 1) * this.stepMs) / 1000;
+    this.quoteProb = ((opts.quotesPerSecond ?? SIM_QUOTES_PER_SECOND) * this.stepMs) / 1000;
+    this.tradeProb = ((opts.tradesPerSecond ?? SIM_TRADES_PER_SECOND) * this.stepMs) / 1000;
     this.lastStepMs = clock.nowMs();
     for (const spec of specs) {
       const entry = store.registry.bySymbolName(spec.symbol);
@@ -69,6 +69,26 @@ export class Simulator {
         biasBps: Array.from({ length: venues }, () => (rng.next() - 0.5) * spec.spreadBps * 0.5),
         hasTape: CLASS_POLICY[spec.assetClass].barSource === 'trade',
       });
+    }
+  }
+
+  /**
+   * Instruments with no quote yet (a fresh store whose market is closed now) get their venues'
+   * closing book at the end of their last stored minute, so quotes and trades resolve at once.
+   */
+  publishClosingBooks(store: Store): void {
+    for (const inst of this.instruments) {
+      if (store.latest(inst.entry.id)?.quote) continue;
+      const t = store.lastCompletedBarT(inst.entry.id, '1m');
+      const open = store.openBar(inst.entry.id, '1m');
+      const lastT = open ? open.t : t;
+      if (lastT === null) continue;
+      const tsMs = lastT + 59_999;
+      for (let venue = 0; venue < inst.venues; venue++) {
+        const book = quoteAround(inst.spec, inst.fair, inst.biasBps[venue]!, 1, inst.rng);
+        this.pipeline.onVenueQuote(inst.entry.id, { venue, tsMs, ...book });
+      }
+      if (inst.hasTape) this.pipeline.onVenueTrade(inst.entry.id, { venue: 0, tsMs, price: roundTo(inst.fair, inst.spec.decimals), size: tradeSize(inst.spec, inst.rng) });
     }
   }
 
@@ -104,8 +124,7 @@ export class Simulator {
         const venue = rng.int(inst.venues);
         const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, 1, rng);
         const price = rng.next() < 0.5 ? book.bid : book.ask;
-        const size = roundTo(spec.lotSize * (1 + rng.int(20)) / (spec.assetClass === 'crypto' ? 100 : 1), spec.assetClass === 'crypto' ? 6 : 0);
-        this.pipeline.onVenueTrade(inst.entry.id, { venue, tsMs: nowMs, price, size });
+        this.pipeline.onVenueTrade(inst.entry.id, { venue, tsMs: nowMs, price, size: tradeSize(spec, rng) });
         this.ticksEmitted++;
       }
     }

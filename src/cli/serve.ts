@@ -1,0 +1,99 @@
+// `mds serve`: opens the store, seeds the registry, makes or resumes history, starts the feed
+// and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { shiftedClock, systemClock } from '../clock.ts';
+import type { ServeConfig } from '../config.ts';
+import { createApp } from '../api/app.ts';
+import { Pipeline } from '../ingest/pipeline.ts';
+import { CATALOG } from '../ingest/reference/catalog.ts';
+import { seedRegistry } from '../ingest/reference/seed-registry.ts';
+import { backfillInstrument, fillGap } from '../ingest/simulator/history.ts';
+import { Rng, seedFor } from '../ingest/simulator/random.ts';
+import { Simulator } from '../ingest/simulator/simulator.ts';
+import { Store } from '../store/index.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { VERSION } from '../version.ts';
+
+const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+
+export interface RunningServer {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function serve(config: ServeConfig): Promise<RunningServer> {
+  const dataDir = resolve(config.dataDir);
+  const unlock = lockDataDir(dataDir);
+  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
+  const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
+  seedRegistry(store, CATALOG);
+
+  let devKey = config.devKey ?? store.getMeta<string>('devKey') ?? null;
+  if (devKey === null) {
+    devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
+    await store.putMeta('devKey', devKey);
+  }
+
+  // History first: the pipeline resumes the bars in progress it leaves behind.
+  if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs());
+  const pipeline = new Pipeline(store, clock);
+  let simulator: Simulator | null = null;
+  if (config.feed === 'sim') {
+    simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed });
+    simulator.publishClosingBooks(store);
+    simulator.start();
+  }
+  pipeline.start();
+
+  const app = createApp({ store, bars: pipeline.bars, clock, devKey, rateLimitPerMinute: config.rateLimitPerMinute, feed: config.feed, version: VERSION });
+  app.listen({ port: config.port, hostname: config.host });
+  const port = app.server!.port!;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  log(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
+  log(`data dir ${dataDir}`);
+  log(`feed ${config.feed}; API key (send as x-api-key): ${devKey}`);
+  log(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      simulator?.stop();
+      pipeline.stop();
+      await app.stop(true);
+      await store.close();
+      unlock();
+      log('stopped; everything written is on disk');
+    })());
+  return { port, stop };
+}
+
+/** First start: history for every instrument; later starts: the gap since the last run. */
+async function makeHistory(store: Store, config: ServeConfig, nowMs: number): Promise<void> {
+  const endMs = nowMs - (nowMs % 60_000);
+  const started = performance.now();
+  const isFirst = store.getMeta('historyDone') === undefined;
+  log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${CATALOG.length} instruments` : 'resuming: filling the gap since the last run');
+  let done = 0;
+  let lastReport = performance.now();
+  let minutes = 0;
+  for (const spec of CATALOG) {
+    const entries = [store.registry.bySymbolName(spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)];
+    for (const entry of entries) {
+      if (!entry) continue;
+      const rng = new Rng(seedFor(config.seed, `history:${entry.symbol}`));
+      if (isFirst) backfillInstrument(store, entry, spec, endMs, { minuteDays: config.historyDays, years: config.historyYears }, rng);
+      else minutes += fillGap(store, entry, spec, endMs, config.historyDays, rng);
+    }
+    done++;
+    if (performance.now() - lastReport > 2000) {
+      lastReport = performance.now();
+      log(`  history ${done}/${CATALOG.length} instruments`);
+      await store.flush();
+    }
+  }
+  await store.flush();
+  if (isFirst) await store.putMeta('historyDone', { atMs: endMs, seed: config.seed });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  log(isFirst ? `history ready in ${seconds}s` : `gap filled (${minutes} minute bars) in ${seconds}s`);
+}

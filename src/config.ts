@@ -1,0 +1,101 @@
+// Flags and environment of `mds serve`, one table parsed once: each option has a flag, an env
+// var, a default, a check, and the help text that `mds serve --help` prints.
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {}
+
+export interface ServeConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  feed: 'sim' | 'none';
+  seed: number;
+  devKey: string | null;
+  ringCapacity: number;
+  historyDays: number;
+  historyYears: number;
+  clockStartMs: number | null;
+  rateLimitPerMinute: number;
+}
+
+interface OptionSpec<K extends keyof ServeConfig> {
+  key: K;
+  flag: string;
+  env: string;
+  arg: string;
+  help: string;
+  fallback: ServeConfig[K];
+  parse: (raw: string, name: string) => ServeConfig[K];
+}
+
+function integer(min: number, max: number) {
+  return (raw: string, name: string): number => {
+    if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    return Number(raw);
+  };
+}
+
+function instant(raw: string, name: string): number {
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (Number.isNaN(ms)) throw new UsageError(`${name} must be an ISO 8601 instant (2026-03-02T15:00:00Z) or Unix ms, got ${JSON.stringify(raw)}`);
+  return ms;
+}
+
+const OPTIONS = [
+  { key: 'port', flag: 'port', env: 'MDS_PORT', arg: 'N', help: 'TCP port for REST and WebSocket (0 picks a free port)', fallback: 8080, parse: integer(0, 65535) },
+  { key: 'host', flag: 'host', env: 'MDS_HOST', arg: 'ADDR', help: 'address to listen on', fallback: '0.0.0.0', parse: (raw: string) => raw },
+  { key: 'dataDir', flag: 'data-dir', env: 'MDS_DATA_DIR', arg: 'DIR', help: 'where the LMDB store lives (created if missing)', fallback: './data', parse: (raw: string) => raw },
+  {
+    key: 'feed',
+    flag: 'feed',
+    env: 'MDS_FEED',
+    arg: 'NAME',
+    help: "'sim' runs the built-in market simulator; 'none' serves only what is stored",
+    fallback: 'sim',
+    parse: (raw: string, name: string) => {
+      if (raw !== 'sim' && raw !== 'none') throw new UsageError(`${name} must be 'sim' or 'none', got ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  },
+  { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
+  { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
+      if (raw.length < 8 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 8 to 256 printable ASCII characters without spaces`);
+      return raw;
+    } },
+  { key: 'ringCapacity', flag: 'ring-capacity', env: 'MDS_RING_CAPACITY', arg: 'N', help: 'ticks kept per symbol and kind in the ring buffer', fallback: 8192, parse: integer(128, 10_000_000) },
+  { key: 'historyDays', flag: 'history-days', env: 'MDS_HISTORY_DAYS', arg: 'N', help: 'simulator: days of 1-minute history made on first start', fallback: 31, parse: integer(1, 31) },
+  { key: 'historyYears', flag: 'history-years', env: 'MDS_HISTORY_YEARS', arg: 'N', help: 'simulator: years of daily history made on first start', fallback: 5, parse: integer(0, 20) },
+  { key: 'clockStartMs', flag: 'clock-start', env: 'MDS_CLOCK_START', arg: 'TIME', help: 'run the service clock from this instant (ISO 8601 or Unix ms) instead of now', fallback: null, parse: instant },
+  { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'MDS_RATE_LIMIT', arg: 'N', help: 'requests per minute allowed for the development key', fallback: 1_000_000, parse: integer(1, 1_000_000_000) },
+] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
+
+export function serveHelp(): string {
+  const rows = OPTIONS.map((o) => {
+    const left = `  --${o.flag} ${o.arg}`.padEnd(26);
+    const def = o.fallback === null ? '' : ` (default ${o.fallback})`;
+    return `${left}${o.help}${def}\n${''.padEnd(26)}env ${o.env}`;
+  });
+  return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n  -h, --help                this text\n`;
+}
+
+/** Parses `mds serve` arguments over the environment; throws UsageError with a clear message. */
+export function parseServeConfig(argv: string[], env: Record<string, string | undefined>): ServeConfig | 'help' {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const o of OPTIONS) options[o.flag] = { type: 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message.split('\n')[0]}\nRun 'mds serve --help' for the options.`);
+  }
+  if (values.help) return 'help';
+  const config: Record<string, unknown> = {};
+  for (const o of OPTIONS) {
+    const fromFlag = values[o.flag];
+    const fromEnv = env[o.env];
+    if (typeof fromFlag === 'string') config[o.key] = o.parse(fromFlag, `--${o.flag}`);
+    else if (fromEnv !== undefined && fromEnv !== '') config[o.key] = o.parse(fromEnv, o.env);
+    else config[o.key] = o.fallback;
+  }
+  return config as unknown as ServeConfig;
+}

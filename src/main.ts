@@ -1,0 +1,56 @@
+#!/usr/bin/env bun
+// Wiring only: dispatches `mds <command>` to its module and turns usage errors into exit code 2.
+import { parseServeConfig, serveHelp, UsageError } from './config.ts';
+import { serve } from './cli/serve.ts';
+import { COMMIT, VERSION } from './version.ts';
+
+const HELP = `mds ${VERSION}: a self-hosted market data service (REST + WebSocket over an embedded store)
+
+Usage: mds <command> [options]
+
+Commands:
+  serve        run the service (REST on one port, the built-in simulator by default)
+
+Options:
+  -h, --help      this text ('mds serve --help' lists the serve options)
+  -v, --version   print the version and build commit
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '-v' || command === '--version') {
+    process.stdout.write(`mds ${VERSION} (${COMMIT})\n`);
+    return 0;
+  }
+  if (command === 'serve') {
+    const config = parseServeConfig(rest, process.env);
+    if (config === 'help') {
+      process.stdout.write(serveHelp());
+      return 0;
+    }
+    const server = await serve(config);
+    await new Promise<void>((resolveStop) => {
+      const onSignal = () => void server.stop().then(resolveStop);
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+    });
+    return 0;
+  }
+  throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'mds --help' for the commands`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mds: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`mds: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

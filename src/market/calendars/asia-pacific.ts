@@ -1,0 +1,204 @@
+// Asia-Pacific stock markets. Tokyo, Hong Kong, Seoul, Taipei, Singapore, Kuala Lumpur, Jakarta,
+// Bangkok and Manila take public holidays from the date-holidays rules plus exchange specifics;
+// Shanghai and Mumbai use announced tables; Sydney and Auckland are rules.
+import { addDays, easterOffset, nthWeekday, ymd } from '../civil-date.ts';
+import { christmasPair, closed, earlyClose, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import type { HolidayEntry, MarketDefinition } from '../types.ts';
+import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
+import { defineMarket } from './define-market.ts';
+
+// JPX: Japanese public holidays plus the exchange's year-end break (31 Dec to 3 Jan), which the
+// date-holidays JP rules carry as bank holidays. 2020-10-01: full-day halt after the arrowhead
+// system failure. source: JPX market holiday page and JPX notice 2020-10-01.
+function jpxHolidays(year: number): HolidayEntry[] {
+  const list = publicHolidays('JP', year, true);
+  if (year === 2020) list.push(closed('2020-10-01', 'Trading halt (arrowhead system failure)'));
+  return list;
+}
+
+// HKEX: Hong Kong general holidays, half days (close 12:00, no afternoon) on the eves of Lunar
+// New Year, Christmas and New Year when they are weekdays, plus severe-weather closures.
+function hkexHolidays(year: number): HolidayEntry[] {
+  const list = publicHolidays('HK', year);
+  const lunarNewYear = list.find((h) => /^Lunar New Year.s Day/.test(h.name));
+  const eves = [ymd(year, 12, 24), ymd(year, 12, 31)];
+  if (lunarNewYear) eves.push(addDays(lunarNewYear.date, -1));
+  for (const eve of eves) for (const d of ifWeekday(eve)) list.push(earlyClose(d, 'Half day (eve of holiday)', '12:00'));
+  return [...list, ...tableYear(HK_AD_HOC, year)];
+}
+
+// KRX: Korean public holidays, Labour Day, the year-end closing day (31 Dec) and election or
+// temporary holidays. source: KRX market holiday notices.
+function krxHolidays(year: number): HolidayEntry[] {
+  return [
+    ...publicHolidays('KR', year),
+    closed(ymd(year, 5, 1), 'Labour Day'),
+    closed(ymd(year, 12, 31), 'Year-end closing day'),
+    ...tableYear(KR_AD_HOC, year),
+  ];
+}
+
+// SGX: Singapore public holidays (Sunday moves to Monday), polling days, and half days (close
+// 12:00) on the eves of Chinese New Year, Christmas and New Year. source: SGX trading calendar.
+function sgxHolidays(year: number): HolidayEntry[] {
+  const list = publicHolidays('SG', year);
+  const chineseNewYear = list.find((h) => h.name === 'Chinese New Year');
+  const eves = [ymd(year, 12, 24), ymd(year, 12, 31)];
+  if (chineseNewYear) eves.push(addDays(chineseNewYear.date, -1));
+  for (const eve of eves) for (const d of ifWeekday(eve)) list.push(earlyClose(d, 'Half day (eve of holiday)', '12:00'));
+  return [...list, ...tableYear(SG_AD_HOC, year)];
+}
+
+// BSE: the fixed-date national holidays as rules; the movable festivals from the table.
+function bseHolidays(year: number): HolidayEntry[] {
+  return [
+    closed(ymd(year, 1, 26), 'Republic Day'),
+    closed(ymd(year, 4, 14), 'Dr. Baba Saheb Ambedkar Jayanti'),
+    closed(ymd(year, 5, 1), 'Maharashtra Day'),
+    closed(ymd(year, 8, 15), 'Independence Day'),
+    closed(ymd(year, 10, 2), 'Mahatma Gandhi Jayanti'),
+    closed(ymd(year, 12, 25), 'Christmas'),
+    ...tableYear(IN_CLOSURES, year),
+  ];
+}
+
+// ASX: national holidays of New South Wales that close the exchange; Anzac Day is not moved when
+// it falls on a weekend. 14:10 close on Christmas Eve and New Year's Eve. source: ASX trading calendar.
+const AU_AD_HOC = parseDatedTable(`
+  2022-09-22 National Day of Mourning for Queen Elizabeth II
+`);
+function asxHolidays(year: number): HolidayEntry[] {
+  const [christmas, boxing] = christmasPair(year);
+  return [
+    closed(observedNextMonday(ymd(year, 1, 1)), "New Year's Day"),
+    closed(observedNextMonday(ymd(year, 1, 26)), 'Australia Day'),
+    closed(easterOffset(year, -2), 'Good Friday'),
+    closed(easterOffset(year, 1), 'Easter Monday'),
+    closed(ymd(year, 4, 25), 'Anzac Day'),
+    closed(nthWeekday(year, 6, 1, 2), "King's Birthday"),
+    closed(christmas, 'Christmas Day'),
+    closed(boxing, 'Boxing Day'),
+    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '14:10')),
+    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '14:10')),
+    ...tableYear(AU_AD_HOC, year),
+  ];
+}
+
+// NZX: New Zealand national holidays with Mondayisation (Waitangi and Anzac Day since 2014),
+// Matariki (dated by law from 2022) and 12:45 closes on Christmas Eve and New Year's Eve.
+// source: NZX market holidays notices; Te Kahui o Matariki Public Holiday Act 2022.
+const NZ_DATED = parseDatedTable(`
+  2022-06-24 Matariki
+  2022-09-26 Queen Elizabeth II Memorial Day
+  2023-07-14 Matariki
+  2024-06-28 Matariki
+  2025-06-20 Matariki
+  2026-07-10 Matariki
+  2027-06-25 Matariki
+`);
+function nzxHolidays(year: number): HolidayEntry[] {
+  const [newYear, dayAfter] = mondayisedPair(ymd(year, 1, 1));
+  const [christmas, boxing] = christmasPair(year);
+  return [
+    closed(newYear, "New Year's Day"),
+    closed(dayAfter, "Day after New Year's Day"),
+    closed(observedNextMonday(ymd(year, 2, 6)), 'Waitangi Day'),
+    closed(easterOffset(year, -2), 'Good Friday'),
+    closed(easterOffset(year, 1), 'Easter Monday'),
+    closed(observedNextMonday(ymd(year, 4, 25)), 'Anzac Day'),
+    closed(nthWeekday(year, 6, 1, 1), "King's Birthday"),
+    closed(nthWeekday(year, 10, 1, 4), 'Labour Day'),
+    closed(christmas, 'Christmas Day'),
+    closed(boxing, 'Boxing Day'),
+    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '12:45')),
+    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '12:45')),
+    ...tableYear(NZ_DATED, year),
+  ];
+}
+
+// IDX and PSE also close on the last day of the year.
+function withYearEnd(country: string): (year: number) => HolidayEntry[] {
+  return (year) => [...publicHolidays(country, year), closed(ymd(year, 12, 31), 'Year-end holiday')];
+}
+
+export const ASIA_PACIFIC: MarketDefinition[] = [
+  defineMarket({
+    market: 'JP', name: 'Tokyo Stock Exchange', mic: 'XTKS', country: 'JP', timezone: 'Asia/Tokyo',
+    // The afternoon session was extended to 15:30 on 2024-11-05 (arrowhead renewal). source: JPX.
+    hours: [
+      { from: '2000-01-01', open: '09:00', close: '15:00', lunch: ['11:30', '12:30'] },
+      { from: '2024-11-05', open: '09:00', close: '15:30', lunch: ['11:30', '12:30'] },
+    ],
+    holidays: jpxHolidays,
+  }),
+  defineMarket({
+    market: 'HK', name: 'Hong Kong Stock Exchange', mic: 'XHKG', country: 'HK', timezone: 'Asia/Hong_Kong',
+    hours: [{ from: '2012-03-05', open: '09:30', close: '16:00', lunch: ['12:00', '13:00'] }],
+    holidays: hkexHolidays,
+  }),
+  defineMarket({
+    market: 'CN', name: 'Shanghai Stock Exchange', mic: 'XSHG', country: 'CN', timezone: 'Asia/Shanghai',
+    hours: [{ from: '2000-01-01', open: '09:30', close: '15:00', lunch: ['11:30', '13:00'] }],
+    holidays: (year) => tableYear(CN_CLOSURES, year),
+  }),
+  defineMarket({
+    market: 'KR', name: 'Korea Exchange', mic: 'XKRX', country: 'KR', timezone: 'Asia/Seoul',
+    // The close moved from 15:00 to 15:30 on 2016-08-01. source: KRX notice 2016.
+    hours: [
+      { from: '2000-01-01', open: '09:00', close: '15:00' },
+      { from: '2016-08-01', open: '09:00', close: '15:30' },
+    ],
+    holidays: krxHolidays,
+  }),
+  defineMarket({
+    market: 'TW', name: 'Taiwan Stock Exchange', mic: 'XTAI', country: 'TW', timezone: 'Asia/Taipei',
+    hours: [{ from: '2000-01-01', open: '09:00', close: '13:30' }],
+    holidays: (year) => publicHolidays('TW', year),
+  }),
+  defineMarket({
+    market: 'SG', name: 'Singapore Exchange', mic: 'XSES', country: 'SG', timezone: 'Asia/Singapore',
+    // SGX removed its midday break on 2011-08-01.
+    hours: [{ from: '2011-08-01', open: '09:00', close: '17:00' }],
+    holidays: sgxHolidays,
+  }),
+  defineMarket({
+    market: 'IN', name: 'BSE (Bombay Stock Exchange)', mic: 'XBOM', country: 'IN', timezone: 'Asia/Kolkata',
+    hours: [{ from: '2010-01-04', open: '09:15', close: '15:30' }],
+    holidays: bseHolidays,
+  }),
+  defineMarket({
+    market: 'AU', name: 'Australian Securities Exchange', mic: 'XASX', country: 'AU', timezone: 'Australia/Sydney',
+    hours: [{ from: '2000-01-01', open: '10:00', close: '16:00' }],
+    holidays: asxHolidays,
+  }),
+  defineMarket({
+    market: 'NZ', name: 'NZX', mic: 'XNZE', country: 'NZ', timezone: 'Pacific/Auckland',
+    hours: [{ from: '2000-01-01', open: '10:00', close: '16:45' }],
+    holidays: nzxHolidays,
+  }),
+  defineMarket({
+    market: 'TH', name: 'Stock Exchange of Thailand', mic: 'XBKK', country: 'TH', timezone: 'Asia/Bangkok',
+    hours: [{ from: '2000-01-01', open: '10:00', close: '16:30', lunch: ['12:30', '14:30'] }],
+    holidays: (year) => publicHolidays('TH', year),
+  }),
+  defineMarket({
+    market: 'MY', name: 'Bursa Malaysia', mic: 'XKLS', country: 'MY', timezone: 'Asia/Kuala_Lumpur',
+    hours: [{ from: '2000-01-01', open: '09:00', close: '17:00', lunch: ['12:30', '14:30'] }],
+    holidays: (year) => publicHolidays('MY', year),
+  }),
+  defineMarket({
+    market: 'ID', name: 'Indonesia Stock Exchange', mic: 'XIDX', country: 'ID', timezone: 'Asia/Jakarta',
+    // Friday prayers: a longer Friday break. source: IDX trading hours.
+    hours: [
+      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['12:00', '13:30'] },
+      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['11:30', '14:00'], weekdays: [5] },
+    ],
+    holidays: withYearEnd('ID'),
+  }),
+  defineMarket({
+    market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
+    hours: [{ from: '2000-01-01', open: '09:30', close: '15:00', lunch: ['12:00', '13:00'] }],
+    holidays: withYearEnd('PH'),
+  }),
+];
+

@@ -1,0 +1,149 @@
+// Dated holiday tables for Asian exchanges that announce their closures each year (lunar and
+// government-set dates), plus ad-hoc closures. Weekend dates inside ranges are ignored.
+import { parseDatedTable } from '../holiday-rules.ts';
+
+// source: SSE (Shanghai Stock Exchange) annual trading-holiday notices 2015-2026, which follow the
+// State Council holiday schedule; weekend make-up workdays are not trading days. 2027 is not yet
+// announced (the table ends with 2026).
+export const CN_CLOSURES = parseDatedTable(`
+  2015-01-01..2015-01-02 New Year's Day
+  2015-02-18..2015-02-24 Spring Festival
+  2015-04-06 Qingming Festival
+  2015-05-01 Labour Day
+  2015-06-22 Dragon Boat Festival
+  2015-09-03..2015-09-04 War of Resistance Victory Day
+  2015-10-01..2015-10-07 National Day
+  2016-01-01 New Year's Day
+  2016-02-08..2016-02-12 Spring Festival
+  2016-04-04 Qingming Festival
+  2016-05-02 Labour Day
+  2016-06-09..2016-06-10 Dragon Boat Festival
+  2016-09-15..2016-09-16 Mid-Autumn Festival
+  2016-10-03..2016-10-07 National Day
+  2017-01-02 New Year's Day
+  2017-01-27..2017-02-02 Spring Festival
+  2017-04-03..2017-04-04 Qingming Festival
+  2017-05-01 Labour Day
+  2017-05-29..2017-05-30 Dragon Boat Festival
+  2017-10-02..2017-10-06 National Day
+  2018-01-01 New Year's Day
+  2018-02-15..2018-02-21 Spring Festival
+  2018-04-05..2018-04-06 Qingming Festival
+  2018-04-30..2018-05-01 Labour Day
+  2018-06-18 Dragon Boat Festival
+  2018-09-24 Mid-Autumn Festival
+  2018-10-01..2018-10-05 National Day
+  2018-12-31..2019-01-01 New Year's Day
+  2019-02-04..2019-02-08 Spring Festival
+  2019-04-05 Qingming Festival
+  2019-05-01..2019-05-03 Labour Day
+  2019-06-07 Dragon Boat Festival
+  2019-09-13 Mid-Autumn Festival
+  2019-10-01..2019-10-07 National Day
+  2020-01-01 New Year's Day
+  2020-01-24..2020-01-31 Spring Festival (extended for COVID-19)
+  2020-04-06 Qingming Festival
+  2020-05-01..2020-05-05 Labour Day
+  2020-06-25..2020-06-26 Dragon Boat Festival
+  2020-10-01..2020-10-08 National Day and Mid-Autumn Festival
+  2021-01-01 New Year's Day
+  2021-02-11..2021-02-17 Spring Festival
+  2021-04-05 Qingming Festival
+  2021-05-03..2021-05-05 Labour Day
+  2021-06-14 Dragon Boat Festival
+  2021-09-20..2021-09-21 Mid-Autumn Festival
+  2021-10-01..2021-10-07 National Day
+  2022-01-03 New Year's Day
+  2022-01-31..2022-02-04 Spring Festival
+  2022-04-04..2022-04-05 Qingming Festival
+  2022-05-02..2022-05-04 Labour Day
+  2022-06-03 Dragon Boat Festival
+  2022-09-12 Mid-Autumn Festival
+  2022-10-03..2022-10-07 National Day
+  2023-01-02 New Year's Day
+  2023-01-23..2023-01-27 Spring Festival
+  2023-04-05 Qingming Festival
+  2023-05-01..2023-05-03 Labour Day
+  2023-06-22..2023-06-23 Dragon Boat Festival
+  2023-09-29..2023-10-06 Mid-Autumn Festival and National Day
+  2024-01-01 New Year's Day
+  2024-02-12..2024-02-16 Spring Festival
+  2024-04-04..2024-04-05 Qingming Festival
+  2024-05-01..2024-05-03 Labour Day
+  2024-06-10 Dragon Boat Festival
+  2024-09-16..2024-09-17 Mid-Autumn Festival
+  2024-10-01..2024-10-07 National Day
+  2025-01-01 New Year's Day
+  2025-01-28..2025-02-04 Spring Festival
+  2025-04-04 Qingming Festival
+  2025-05-01..2025-05-05 Labour Day
+  2025-06-02 Dragon Boat Festival
+  2025-10-01..2025-10-08 National Day and Mid-Autumn Festival
+  2026-01-01..2026-01-02 New Year's Day
+  2026-02-16..2026-02-23 Spring Festival
+  2026-04-06 Qingming Festival
+  2026-05-01..2026-05-05 Labour Day
+  2026-06-19 Dragon Boat Festival
+  2026-09-25 Mid-Autumn Festival
+  2026-10-01..2026-10-07 National Day
+`);
+
+// source: BSE/NSE annual holiday circulars 2015-2025 (movable Hindu, Islamic, Sikh and Jain
+// festivals and election days). The fixed-date closures are rules in asia-pacific.ts.
+export const IN_CLOSURES = parseDatedTable(`
+  2015-02-17,2015-03-06,2015-04-02,2015-04-03,2015-09-17,2015-09-25,2015-10-22,2015-11-11,2015-11-12,2015-11-25 Festival holiday
+  2016-03-07,2016-03-24,2016-03-25,2016-04-15,2016-04-19,2016-07-06,2016-09-05,2016-09-13,2016-10-11,2016-10-12,2016-10-31,2016-11-14 Festival holiday
+  2017-02-24,2017-03-13,2017-04-04,2017-06-26,2017-08-25,2017-10-19,2017-10-20 Festival holiday
+  2018-02-13,2018-03-02,2018-03-29,2018-03-30,2018-08-22,2018-09-13,2018-09-20,2018-10-18,2018-11-07,2018-11-08,2018-11-23 Festival holiday
+  2019-03-04,2019-03-21,2019-04-17,2019-04-19,2019-06-05,2019-08-12,2019-09-02,2019-09-10,2019-10-08,2019-10-28,2019-11-12 Festival holiday
+  2020-02-21,2020-03-10,2020-04-02,2020-04-06,2020-04-10,2020-05-25,2020-11-16,2020-11-30 Festival holiday
+  2021-03-11,2021-03-29,2021-04-02,2021-04-21,2021-05-13,2021-07-21,2021-08-19,2021-09-10,2021-10-15,2021-11-04,2021-11-05,2021-11-19 Festival holiday
+  2022-03-01,2022-03-18,2022-04-15,2022-05-03,2022-08-09,2022-08-31,2022-10-05,2022-10-24,2022-10-26,2022-11-08 Festival holiday
+  2023-03-07,2023-03-30,2023-04-04,2023-04-07,2023-06-29,2023-09-19,2023-10-24,2023-11-14,2023-11-27 Festival holiday
+  2024-03-08,2024-03-25,2024-03-29,2024-04-11,2024-04-17,2024-06-17,2024-07-17,2024-11-01,2024-11-15 Festival holiday
+  2025-02-26,2025-03-14,2025-03-31,2025-04-10,2025-04-18,2025-08-27,2025-10-21,2025-10-22,2025-11-05 Festival holiday
+  2019-04-29 General Elections (Mumbai)
+  2019-10-21 Maharashtra Assembly Elections
+  2024-01-22 Ram Mandir consecration (special holiday)
+  2024-05-20 General Elections (Mumbai)
+  2024-11-20 Maharashtra Assembly Elections
+`);
+
+// source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
+// From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
+export const HK_AD_HOC = parseDatedTable(`
+  2015-09-03 70th Anniversary of the War of Resistance Victory
+  2016-08-02 Typhoon Nida (Signal No. 8)
+  2016-10-21 Typhoon Haima (Signal No. 8)
+  2017-08-23 Typhoon Hato (Signal No. 8)
+  2020-10-13 Typhoon Nangka (Signal No. 8)
+  2021-10-13 Typhoon Kompasu (Signal No. 8)
+  2023-07-17 Typhoon Talim (Signal No. 8)
+  2024-09-06 Typhoon Yagi (Signal No. 8)
+`);
+
+// source: KRX notices: election days and temporary public holidays designated by the government.
+export const KR_AD_HOC = parseDatedTable(`
+  2015-08-14 Temporary holiday (70th Liberation anniversary)
+  2016-04-13 National Assembly election
+  2016-05-06 Temporary holiday
+  2017-05-09 Presidential election
+  2017-10-02 Temporary holiday
+  2018-06-13 Local elections
+  2020-04-15 National Assembly election
+  2020-08-17 Temporary holiday
+  2022-03-09 Presidential election
+  2022-06-01 Local elections
+  2023-10-02 Temporary holiday
+  2024-04-10 National Assembly election
+  2024-10-01 Armed Forces Day (temporary holiday)
+  2025-01-27 Temporary holiday
+  2025-06-03 Presidential election
+  2026-06-03 Local elections
+`);
+
+// source: SGX notices on polling-day closures.
+export const SG_AD_HOC = parseDatedTable(`
+  2015-09-11 Polling Day
+  2020-07-10 Polling Day
+`);

@@ -1,0 +1,7 @@
+// Public face of the market calendar: markets, sessions, holidays and status per market code.
+export type { Holiday, MarketInfo, MarketStatus, MarketType, Session } from './types.ts';
+export { getMarket, listMarkets } from './registry.ts';
+export {
+  holidaysBetween, isOpenAt, nextCloseAfter, nextOpenAfter, sessionAt, sessionsBetween, usRegularSessionAt,
+} from './session-query.ts';
+export { marketStatusAt } from './market-status.ts';

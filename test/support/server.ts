@@ -1,0 +1,117 @@
+// Real servers for contract tests: `startServer` runs `mds serve` in this process on port 0
+// with a temporary data dir; `spawnServer` runs it as a child process (for kill -9 tests).
+// Both talk real HTTP; both are disposable.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serve, type RunningServer } from '../../src/cli/serve.ts';
+import { parseServeConfig, type ServeConfig } from '../../src/config.ts';
+
+export const TEST_KEY = 'test-key-0123456789';
+/** A Wednesday during the US regular session (10:30 New York, EST), Europe open, Tokyo closed. */
+export const WEDNESDAY_US_OPEN = '2026-03-04T15:30:00Z';
+
+export interface TestServer extends AsyncDisposable {
+  base: string;
+  port: number;
+  dataDir: string;
+  key: string;
+  get(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  json<T = any>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  args?: string[];
+  dataDir?: string;
+  /** Keep the data dir after disposal (restart tests reuse it). */
+  keepDataDir?: boolean;
+}
+
+const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '1', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
+
+function client(base: string, key: string) {
+  const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {
+    const headers = new Headers(init.headers);
+    const k = init.key === undefined ? key : init.key;
+    if (k !== null) headers.set('x-api-key', k);
+    return fetch(base + path, { ...init, headers });
+  };
+  const json = async <T = any>(path: string): Promise<{ status: number; body: T; headers: Headers }> => {
+    const res = await get(path);
+    return { status: res.status, body: (await res.json()) as T, headers: res.headers as Headers };
+  };
+  return { get, json };
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
+  const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...(opts.args ?? [])], {}) as ServeConfig;
+  const running: RunningServer = await serve(config);
+  const base = `http://127.0.0.1:${running.port}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await running.stop();
+  };
+  return {
+    base,
+    port: running.port,
+    dataDir,
+    key: TEST_KEY,
+    ...client(base, TEST_KEY),
+    stop,
+    [Symbol.asyncDispose]: async () => {
+      await stop();
+      if (!opts.keepDataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ChildServer extends AsyncDisposable {
+  base: string;
+  proc: ReturnType<typeof Bun.spawn>;
+  get(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  json<T = any>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
+  output(): string;
+}
+
+/** Runs `mds serve` as a child process and waits until it prints its URL. */
+export async function spawnServer(dataDir: string, args: string[] = []): Promise<ChildServer> {
+  const main = resolve(import.meta.dir, '../../src/main.ts');
+  const proc = Bun.spawn([process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...args], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let out = '';
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let port = 0;
+  while (port === 0) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited before listening:\n${out}\n${await new Response(proc.stderr as ReadableStream).text()}`);
+    out += decoder.decode(value);
+    const m = /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
+    if (m) port = Number(m[1]);
+  }
+  // Keep draining stdout so the child never blocks on a full pipe.
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += decoder.decode(value);
+    }
+  })();
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    proc,
+    ...client(base, TEST_KEY),
+    output: () => out,
+    [Symbol.asyncDispose]: async () => {
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      await proc.exited;
+    },
+  };
+}
