@@ -15,14 +15,15 @@ import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { VERSION } from '../version.ts';
 
-const log = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+export type Log = (line: string) => void;
+const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
   port: number;
   stop(): Promise<void>;
 }
 
-export async function serve(config: ServeConfig): Promise<RunningServer> {
+export async function serve(config: ServeConfig, log: Log = consoleLog): Promise<RunningServer> {
   const dataDir = resolve(config.dataDir);
   const unlock = lockDataDir(dataDir);
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
@@ -36,7 +37,7 @@ export async function serve(config: ServeConfig): Promise<RunningServer> {
   }
 
   // History first: the pipeline resumes the bars in progress it leaves behind.
-  if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs());
+  if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs(), log);
   const pipeline = new Pipeline(store, clock);
   let simulator: Simulator | null = null;
   if (config.feed === 'sim') {
@@ -46,7 +47,7 @@ export async function serve(config: ServeConfig): Promise<RunningServer> {
   }
   pipeline.start();
 
-  const app = createApp({ store, bars: pipeline.bars, clock, devKey, rateLimitPerMinute: config.rateLimitPerMinute, feed: config.feed, version: VERSION });
+  const app = createApp({ store, bars: pipeline.bars, clock, devKey, rateLimitPerMinute: config.rateLimitPerMinute, feed: config.feed, version: VERSION }, log);
   app.listen({ port: config.port, hostname: config.host });
   const port = app.server!.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -69,7 +70,7 @@ export async function serve(config: ServeConfig): Promise<RunningServer> {
 }
 
 /** First start: history for every instrument; later starts: the gap since the last run. */
-async function makeHistory(store: Store, config: ServeConfig, nowMs: number): Promise<void> {
+async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log: Log): Promise<void> {
   const endMs = nowMs - (nowMs % 60_000);
   const started = performance.now();
   const isFirst = store.getMeta('historyDone') === undefined;

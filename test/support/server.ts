@@ -16,6 +16,8 @@ export interface TestServer extends AsyncDisposable {
   port: number;
   dataDir: string;
   key: string;
+  /** What the server logged. */
+  logs: string[];
   get(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
   json<T = any>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
   stop(): Promise<void>;
@@ -28,7 +30,7 @@ export interface ServerOptions {
   keepDataDir?: boolean;
 }
 
-const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '1', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
+const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '0', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
 
 function client(base: string, key: string) {
   const get = (path: string, init: RequestInit & { key?: string | null } = {}) => {
@@ -47,7 +49,8 @@ function client(base: string, key: string) {
 export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
   const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...(opts.args ?? [])], {}) as ServeConfig;
-  const running: RunningServer = await serve(config);
+  const logs: string[] = [];
+  const running: RunningServer = await serve(config, (line) => logs.push(line));
   const base = `http://127.0.0.1:${running.port}`;
   let stopped = false;
   const stop = async () => {
@@ -57,6 +60,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   };
   return {
     base,
+    logs,
     port: running.port,
     dataDir,
     key: TEST_KEY,
