@@ -1,0 +1,124 @@
+// Key, headers and hostile input over real HTTP: every response carries the rate-limit headers
+// and a request id; bad input is a clear 4xx, never a crash.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
+import { ErrorSchema } from '../../src/domain/schemas.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ args: ['--rate-limit', '100000'] });
+});
+afterAll(() => server.stop());
+
+function expectHeaders(res: Response) {
+  expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+  expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+}
+
+describe('API key', () => {
+  test('a missing key is a 401 that says where to send it', async () => {
+    const res = await server.get('/crypto/quote/BTCUSD', { key: null });
+    expect(res.status).toBe(401);
+    const body = await res.json();
+    expect(body).toEqual({ status: 401, error: 'missing API key: send it in the x-api-key header', request_id: res.headers.get('x-request-id')! });
+    expectHeaders(res);
+  });
+
+  test('a wrong key is a 401', async () => {
+    const res = await server.get('/crypto/quote/BTCUSD', { key: 'wrong-key-123' });
+    expect(res.status).toBe(401);
+    expect((await res.json()).error).toBe('invalid API key');
+    expectHeaders(res);
+  });
+
+  test('/health needs no key', async () => {
+    const res = await server.get('/health', { key: null });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', version: '1.0.0', feed: 'sim' });
+    expectHeaders(res);
+  });
+});
+
+describe('headers', () => {
+  test('success and error responses carry X-RateLimit-*, and Remaining counts down', async () => {
+    const a = await server.get('/crypto/quote/BTCUSD');
+    const b = await server.get('/crypto/quote/NOPE');
+    expectHeaders(a);
+    expectHeaders(b);
+    expect(a.headers.get('x-ratelimit-limit')).toBe('100000');
+    expect(Number(b.headers.get('x-ratelimit-remaining'))).toBeLessThan(Number(a.headers.get('x-ratelimit-remaining')));
+  });
+
+  test('the request id in the error body equals the X-Request-Id header, and ids differ per request', async () => {
+    const [a, b] = await Promise.all([server.get('/forex/quote/NOPE12'), server.get('/forex/quote/NOPE12')]);
+    const [ba, bb] = await Promise.all([a.json(), b.json()]);
+    expect(ba.request_id).toBe(a.headers.get('x-request-id')!);
+    expect(ba.request_id).not.toBe(bb.request_id);
+  });
+});
+
+describe('hostile and malformed input', () => {
+  const cases = [
+    '/crypto/quote/BTC%2FUSD',
+    '/crypto/quote/%E2%82%AC%E2%82%AC',
+    '/crypto/quote/BTC%00USD',
+    '/crypto/quote/BTC%0AUSD',
+    '/crypto/quote/..%2F..%2Fetc%2Fpasswd',
+    `/crypto/quote/${'A'.repeat(300)}`,
+    '/crypto/quote/%ZZ',
+    '/stocks/quote/US:',
+    '/stocks/quote/:AAPL',
+    '/crypto/agg/BTCUSD/99999999999999999999/minute/2026-01-01/2026-01-02',
+    '/crypto/agg/BTCUSD/1/minute/2026-01-01/9999999999-01-02',
+    '/crypto/agg/BTCUSD/1/minute/2026-01-01/2026-01-02?limit=1e3',
+    '/crypto/agg/BTCUSD/1/minute/2026-01-01/2026-01-02?offset=NaN',
+    '/crypto/agg/BTCUSD/prev?interval=%00',
+  ];
+  test.each(cases)('%s → 400 with a JSON error body', async (path) => {
+    const res = await server.get(path);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(Value.Check(ErrorSchema, body)).toBe(true);
+    expect(body.error.length).toBeGreaterThan(10);
+    expectHeaders(res);
+  });
+
+  test('an over-long URL is a 400 that states the limit', async () => {
+    const res = await server.get(`/crypto/quote/BTCUSD?x=${'a'.repeat(5000)}`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('request URL too long: at most 2048 characters');
+  });
+
+  test('an unknown route is a JSON 404; a non-GET method is a 405', async () => {
+    const nf = await server.get('/crypto/nothing/here');
+    expect(nf.status).toBe(404);
+    expect(Value.Check(ErrorSchema, await nf.json())).toBe(true);
+    const post = await server.get('/crypto/quote/BTCUSD', { method: 'POST' });
+    expect(post.status).toBe(405);
+    expectHeaders(post);
+  });
+
+  test('after a burst of garbage the server still answers normally', async () => {
+    await Promise.all(cases.map((p) => server.get(p)));
+    const res = await server.get('/crypto/quote/BTCUSD');
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('rate limit', () => {
+  test('past the per-minute limit: 429 with Retry-After, and the headers say 0 remain', async () => {
+    await using small = await startServer({ args: ['--feed', 'none', '--rate-limit', '5'] });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 7; i++) {
+      last = await small.get('/crypto/symbols');
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await last!.json()).error).toBe('rate limit exceeded');
+  });
+});
