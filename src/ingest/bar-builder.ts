@@ -59,6 +59,10 @@ export class BarBuilder {
         this.sealMinute(s);
       }
       s.minute = openBar(t, price, size);
+      // A price of a new bucket completes the coarse bars of the previous one at once.
+      for (const [tf, acc] of s.coarse) {
+        if (acc.t !== s.align.barStart(t, tf)) this.sealCoarse(s, tf, acc);
+      }
     }
     this.store.setOpenBar(symId, '1m', s.minute);
   }
@@ -69,11 +73,7 @@ export class BarBuilder {
     for (const s of this.series.values()) {
       if (s.minute && s.align.barEnd(s.minute.t, '1m') <= cutoff) this.sealMinute(s);
       for (const [tf, bar] of s.coarse) {
-        if (s.align.barEnd(bar.t, tf) <= cutoff) {
-          this.store.appendBar(s.symId, tf, bar);
-          s.coarse.delete(tf);
-          this.store.setOpenBar(s.symId, tf, null);
-        }
+        if (s.align.barEnd(bar.t, tf) <= cutoff) this.sealCoarse(s, tf, bar);
       }
     }
   }
@@ -91,9 +91,15 @@ export class BarBuilder {
       foldBar(merged, minute);
       return merged;
     }
-    if (acc) return { ...acc };
     if (minute) return { ...minute, t: minuteInBar as number };
+    if (acc) return { ...acc };
     return null;
+  }
+
+  private sealCoarse(s: Series, tf: Timeframe, bar: Bar): void {
+    this.store.appendBar(s.symId, tf, bar);
+    s.coarse.delete(tf);
+    this.store.setOpenBar(s.symId, tf, null);
   }
 
   private sealMinute(s: Series): void {

@@ -70,7 +70,13 @@ export class Pipeline {
 
   start(): void {
     if (this.sealTimer) return;
-    this.sealTimer = setInterval(() => this.bars.sealDue(this.clock.nowMs()), this.opts.sealEveryMs ?? 500);
+    this.sealTimer = setInterval(() => {
+      try {
+        this.bars.sealDue(this.clock.nowMs());
+      } catch (err) {
+        console.error('sealing bars failed:', err);
+      }
+    }, this.opts.sealEveryMs ?? 500);
   }
 
   stop(): void {

@@ -130,9 +130,7 @@ export class BarStore {
     const parts: Uint8Array[] = [];
     let total = 0;
     const span = chunkSpanMs(tf);
-    let first = chunkStartOf(tf, fromMs);
-    if ((toMs - first) / span > 64) first = Math.max(first, this.firstChunkAtOrAfter(symId, tf, first) ?? toMs);
-    for (let start = first; start < toMs; start += span) {
+    for (let start = chunkStartOf(tf, fromMs); start < toMs; start += span) {
       const bytes = this.chunkBytes(symId, tf, start);
       if (!bytes || bytes.length === 0) continue;
       const a = lowerBound(bytes, fromMs);
@@ -166,27 +164,18 @@ export class BarStore {
     return null;
   }
 
-  /** Start of the first stored chunk at or after `start` (skips long empty stretches). */
-  private firstChunkAtOrAfter(symId: number, tf: Timeframe, start: number): number | undefined {
-    const tfIndex = TIMEFRAME_INFO[tf].index;
-    let found: number | undefined;
-    for (const key of this.dbs.bars.getKeys({ start: [symId, tfIndex, start], end: [symId, tfIndex + 1], limit: 1 })) found = (key as number[])[2];
-    // Written but maybe not committed yet: the chunk being filled.
-    const hot = this.hot.get(seriesKey(symId, tf));
-    if (hot && hot.start >= start && (found === undefined || hot.start < found)) found = hot.start;
-    return found;
-  }
-
-  private chunkBytes(symId: number, tf: Timeframe, start: number): Uint8Array | undefined {
+  /** The chunk's bytes; `stable` asks for a copy (getBinaryFast's buffer lives only until the next read). */
+  private chunkBytes(symId: number, tf: Timeframe, start: number, stable = false): Uint8Array | undefined {
     const hot = this.hot.get(seriesKey(symId, tf));
     if (hot && hot.start === start) return hot.buf.subarray(0, hot.count * BAR_BYTES);
     const pending = this.queue.pendingValue(`bars:${seriesKey(symId, tf)}:${start}`);
     if (pending instanceof Uint8Array) return pending;
-    return this.dbs.bars.getBinaryFast([symId, TIMEFRAME_INFO[tf].index, start]) ?? undefined;
+    const key = [symId, TIMEFRAME_INFO[tf].index, start];
+    return (stable ? this.dbs.bars.getBinary(key) : this.dbs.bars.getBinaryFast(key)) ?? undefined;
   }
 
   private loadChunk(symId: number, tf: Timeframe, start: number): HotChunk {
-    const existing = this.chunkBytes(symId, tf, start);
+    const existing = this.chunkBytes(symId, tf, start, true);
     const count = existing ? existing.length / BAR_BYTES : 0;
     const buf = Buffer.alloc(Math.max(BAR_BYTES * 16, nextPow2((count + 1) * BAR_BYTES)));
     if (existing) buf.set(existing, 0);

@@ -21,7 +21,7 @@ describe('API key', () => {
   test('a missing key is a 401 that says where to send it', async () => {
     const res = await server.get('/crypto/quote/BTCUSD', { key: null });
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body).toEqual({ status: 401, error: 'missing API key: send it in the x-api-key header', request_id: res.headers.get('x-request-id')! });
     expectHeaders(res);
   });
@@ -29,14 +29,14 @@ describe('API key', () => {
   test('a wrong key is a 401', async () => {
     const res = await server.get('/crypto/quote/BTCUSD', { key: 'wrong-key-123' });
     expect(res.status).toBe(401);
-    expect((await res.json()).error).toBe('invalid API key');
+    expect(((await res.json()) as any).error).toBe('invalid API key');
     expectHeaders(res);
   });
 
   test('/health needs no key', async () => {
     const res = await server.get('/health', { key: null });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok', version: '1.0.0', feed: 'sim' });
+    expect((await res.json()) as any).toMatchObject({ status: 'ok', version: '1.0.0', feed: 'sim' });
     expectHeaders(res);
   });
 });
@@ -53,7 +53,7 @@ describe('headers', () => {
 
   test('the request id in the error body equals the X-Request-Id header, and ids differ per request', async () => {
     const [a, b] = await Promise.all([server.get('/forex/quote/NOPE12'), server.get('/forex/quote/NOPE12')]);
-    const [ba, bb] = await Promise.all([a.json(), b.json()]);
+    const [ba, bb] = (await Promise.all([a.json(), b.json()])) as any[];
     expect(ba.request_id).toBe(a.headers.get('x-request-id')!);
     expect(ba.request_id).not.toBe(bb.request_id);
   });
@@ -79,7 +79,7 @@ describe('hostile and malformed input', () => {
   test.each(cases)('%s → 400 with a JSON error body', async (path) => {
     const res = await server.get(path);
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(Value.Check(ErrorSchema, body)).toBe(true);
     expect(body.error.length).toBeGreaterThan(10);
     expectHeaders(res);
@@ -88,7 +88,7 @@ describe('hostile and malformed input', () => {
   test('an over-long URL is a 400 that states the limit', async () => {
     const res = await server.get(`/crypto/quote/BTCUSD?x=${'a'.repeat(5000)}`);
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toBe('request URL too long: at most 2048 characters');
+    expect(((await res.json()) as any).error).toBe('request URL too long: at most 2048 characters');
   });
 
   test('an unknown route is a JSON 404; a non-GET method is a 405', async () => {
@@ -119,6 +119,6 @@ describe('rate limit', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await last!.json()).error).toBe('rate limit exceeded');
+    expect(((await last!.json()) as any).error).toBe('rate limit exceeded');
   });
 });

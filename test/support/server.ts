@@ -99,13 +99,16 @@ export async function spawnServer(dataDir: string, args: string[] = []): Promise
     const m = /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
     if (m) port = Number(m[1]);
   }
-  // Keep draining stdout so the child never blocks on a full pipe.
+  // Keep draining both pipes so the child never blocks on a full one.
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
       out += decoder.decode(value);
     }
+  })();
+  void (async () => {
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
   })();
   const base = `http://127.0.0.1:${port}`;
   return {

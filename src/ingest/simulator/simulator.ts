@@ -42,6 +42,8 @@ export class Simulator {
   private readonly quoteProb: number;
   private readonly tradeProb: number;
   ticksEmitted = 0;
+  /** Called when a step fails; the feed goes on with the next step. */
+  onError: (err: unknown) => void = (err) => console.error('simulator step failed:', err);
 
   constructor(
     store: Store,
@@ -95,7 +97,13 @@ export class Simulator {
   start(): void {
     if (this.timer) return;
     this.lastStepMs = this.clock.nowMs();
-    this.timer = setInterval(() => this.step(this.clock.nowMs()), this.stepMs);
+    this.timer = setInterval(() => {
+      try {
+        this.step(this.clock.nowMs());
+      } catch (err) {
+        this.onError(err);
+      }
+    }, this.stepMs);
   }
 
   stop(): void {
