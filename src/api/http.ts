@@ -4,7 +4,7 @@ import { ApiError, ERRORS, type ErrorCode } from '../domain/errors.ts';
 
 export const JSON_TYPE = 'application/json';
 
-const bootId = Date.now().toString(36).slice(-5) + Math.random().toString(36).slice(2, 5);
+const bootId = Math.random().toString(36).slice(2, 10);
 let requestCounter = 0;
 
 export function nextRequestId(): string {

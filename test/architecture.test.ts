@@ -1,0 +1,59 @@
+// Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain.
+// Only src/store imports lmdb; domain imports nothing with I/O.
+import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const SRC = join(import.meta.dir, '..', 'src');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Imports of a file: module specifiers, resolved to `src/<layer>/...` for relative ones. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return specs.map((spec) => (spec.startsWith('.') ? relative(SRC, join(file, '..', spec)) : spec));
+}
+
+const LAYER_MAY_IMPORT: Record<string, string[]> = {
+  domain: ['domain'],
+  store: ['domain', 'store'],
+  market: ['domain', 'market'],
+  ingest: ['domain', 'store', 'market', 'ingest', 'clock.ts'],
+  api: ['domain', 'store', 'market', 'api', 'clock.ts', 'version.ts'],
+  stream: ['domain', 'store', 'market', 'stream', 'clock.ts', 'version.ts'],
+};
+
+describe('architecture', () => {
+  const files = filesUnder(SRC);
+
+  test.each(Object.keys(LAYER_MAY_IMPORT))('%s imports only from the layers it stands on', (layer) => {
+    const offending = files
+      .filter((f) => relative(SRC, f).startsWith(`${layer}/`))
+      .flatMap((f) => importsOf(f).filter((i) => !i.includes('/') ? false : !i.startsWith('@') && !i.startsWith('node:') && !LAYER_MAY_IMPORT[layer]!.some((ok) => i === ok || i.startsWith(`${ok}/`))).map((i) => `${relative(SRC, f)} → ${i}`));
+    expect(offending).toEqual([]);
+  });
+
+  test('only src/store imports lmdb', () => {
+    const users = files.filter((f) => importsOf(f).some((i) => i === 'lmdb')).map((f) => relative(SRC, f));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((f) => !f.startsWith('store/'))).toEqual([]);
+  });
+
+  test('domain imports nothing with I/O', () => {
+    const io = files
+      .filter((f) => relative(SRC, f).startsWith('domain/'))
+      .flatMap((f) => importsOf(f).filter((i) => i.startsWith('node:') || ['lmdb', 'elysia', 'bun', 'msgpackr'].includes(i)).map((i) => `${relative(SRC, f)} → ${i}`));
+    expect(io).toEqual([]);
+  });
+
+  test('only clock.ts reads the system time', () => {
+    const readers = files.filter((f) => /Date\.now\(\)|new Date\(\)/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    expect(readers.sort()).toEqual(['cli/serve.ts', 'clock.ts'].sort());
+  });
+});
