@@ -15,6 +15,7 @@ export const ERRORS = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'service temporarily unavailable' },
   // Ours: the spec leaves these texts open.
   NOT_FOUND: { status: 404, message: 'not found' },
+  UNKNOWN_MARKET: { status: 404, message: 'unknown market' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed: the API is read-only and answers GET only' },
   MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header' },
   INVALID_KEY: { status: 401, message: 'invalid API key' },

@@ -75,3 +75,57 @@ export const LegacySymbolsSchema = T.Object(
 
 /** Ours (the spec leaves the error body open). */
 export const ErrorSchema = T.Object({ status: T.Integer(), error: T.String(), request_id: T.String() }, { $id: 'Error', additionalProperties: false });
+
+// Market hours and holidays (ours: the spec states the product and that status times are ISO
+// 8601 UTC strings, but not the fields). Times are whole seconds, `YYYY-MM-DDTHH:MM:SSZ`.
+const IsoTime = T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' });
+const IsoTimeOrNull = T.Union([IsoTime, T.Null()]);
+const CivilDate = T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+export const MarketSchema = T.Object(
+  {
+    market: T.String(),
+    name: T.String(),
+    mic: Str,
+    country: Str,
+    timezone: T.String(),
+    type: T.Union([T.Literal('stocks'), T.Literal('crypto'), T.Literal('forex'), T.Literal('commodities'), T.Literal('indices'), T.Literal('etfs')]),
+  },
+  { $id: 'Market', additionalProperties: false },
+);
+
+export const MarketListSchema = T.Object({ markets: T.Array(MarketSchema) }, { $id: 'MarketList', additionalProperties: false });
+
+export const MarketStatusSchema = T.Object(
+  {
+    market: T.String(),
+    is_open: T.Boolean(),
+    status: T.Union([T.Literal('open'), T.Literal('closed'), T.Literal('break'), T.Literal('early_close')]),
+    session_open: IsoTimeOrNull,
+    session_close: IsoTimeOrNull,
+    next_open: IsoTimeOrNull,
+    next_close: IsoTimeOrNull,
+    as_of: IsoTime,
+  },
+  { $id: 'MarketStatus', additionalProperties: false },
+);
+
+export const MarketStatusListSchema = T.Object(
+  { as_of: IsoTime, markets: T.Array(MarketStatusSchema) },
+  { $id: 'MarketStatusList', additionalProperties: false },
+);
+
+export const SessionSchema = T.Object(
+  { date: CivilDate, open: IsoTime, close: IsoTime, break_start: IsoTimeOrNull, break_end: IsoTimeOrNull, early_close: T.Boolean() },
+  { $id: 'Session', additionalProperties: false },
+);
+
+export const SessionListSchema = T.Object({ market: T.String(), sessions: T.Array(SessionSchema) }, { $id: 'SessionList', additionalProperties: false });
+
+export const HolidaySchema = T.Object(
+  // `close` is the early close time; null on full closures.
+  { date: CivilDate, name: T.String(), status: T.Union([T.Literal('closed'), T.Literal('early_close')]), close: IsoTimeOrNull },
+  { $id: 'Holiday', additionalProperties: false },
+);
+
+export const HolidayListSchema = T.Object({ market: T.String(), holidays: T.Array(HolidaySchema) }, { $id: 'HolidayList', additionalProperties: false });

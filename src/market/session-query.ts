@@ -70,10 +70,13 @@ export function sessionAt(code: string, tsMs: number): Session | null {
     return candidate;
   }
   const next = firstOpenAfter(def, tsMs);
+  // The searches look only a few years around tsMs: with no session found on one side (outside
+  // MIN_YEAR..MAX_YEAR), the known gap ends at tsMs itself. An unbounded gap would answer null for
+  // every later question about this market.
   memos.set(code, {
     session: memo?.session ?? null,
-    gapFromMs: candidate ? candidate.closeMs : Number.NEGATIVE_INFINITY,
-    gapToMs: next ? next.openMs : Number.POSITIVE_INFINITY,
+    gapFromMs: candidate ? candidate.closeMs : tsMs,
+    gapToMs: next ? next.openMs : tsMs + 1,
   });
   return null;
 }

@@ -58,6 +58,6 @@ export function quoteAround(spec: InstrumentSpec, fair: number, biasBps: number,
     bid = step;
     ask = 2 * step;
   }
-  const size = () => Math.max(1, Math.round((spec.lotSize * (1 + rng.int(10))) / Math.max(1, spec.lotSize / 100))) * Math.max(1, spec.lotSize / 100);
+  const size = () => roundTo(spec.lotSize * (1 + rng.int(10)), spec.lotSize < 1 ? 6 : 0);
   return { bid, ask, bidSize: size(), askSize: size() };
 }
