@@ -1,12 +1,14 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
 // symbol list, health, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
-import { ASSET_CLASSES } from '../domain/asset-classes.ts';
+import { ASSET_CLASSES, isAssetClass, type AssetClass } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
+import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { createGate, type GateContext } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
+import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 
 export function createApp(deps: ApiDeps, log: (line: string) => void = console.error) {
@@ -19,13 +21,23 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       if (error instanceof ApiError) return renderError(error, requestId);
       if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
       if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
-      log(`error ${requestId} ${request.method} ${new URL(request.url).pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return errorResponse('INTERNAL', requestId);
+      const path = new URL(request.url).pathname;
+      log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
+      const cls = classOfPath(path);
+      return cls ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () =>
       jsonResponse(JSON.stringify({ status: 'ok', version: deps.version, feed: deps.feed, symbols: deps.store.registry.size, uptime_s: Math.round((deps.clock.nowMs() - startedMs) / 1000) })),
     )
     .get('/symbols', () => jsonResponse(legacySymbolsBody(deps.store)));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
+  app = app.use(marketRoutes(deps)) as unknown as typeof app;
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
+}
+
+function classOfPath(path: string): AssetClass | null {
+  const segments = path.split('/');
+  const first = segments[1] === 'v1' ? segments[2] : segments[1];
+  return first !== undefined && isAssetClass(first) ? first : null;
 }

@@ -70,3 +70,13 @@ export const NO_TRADE_ERROR: Record<AssetClass, ErrorCode> = {
   etfs: 'SYMBOL_NOT_AVAILABLE',
   commodities: 'NO_FRESH_TRADE',
 };
+
+/** The 503 a class answers when its data cannot be read right now (spec error table). */
+export const UNAVAILABLE_ERROR: Record<AssetClass, ErrorCode> = {
+  crypto: 'MARKET_DATA_UNAVAILABLE',
+  forex: 'MARKET_DATA_UNAVAILABLE',
+  stocks: 'MARKET_DATA_UNAVAILABLE',
+  indices: 'MARKET_DATA_UNAVAILABLE',
+  etfs: 'MARKET_DATA_UNAVAILABLE',
+  commodities: 'SERVICE_UNAVAILABLE',
+};

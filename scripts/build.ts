@@ -1,0 +1,138 @@
+// Builds dist/mds: one executable (Bun runtime + bundled code + lmdb's and msgpackr's native
+// addons) for the platform that runs the build, with the git commit stamped in for `mds --version`.
+// Usage: bun scripts/build.ts [--outfile PATH]   (env MDS_BUILD_COMMIT overrides the commit)
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { BunPlugin } from 'bun';
+
+const ROOT = resolve(import.meta.dir, '..');
+const ENTRY = join(ROOT, 'src/main.ts');
+
+interface NativeAddon {
+  /** The package whose addon is loaded through node-gyp-build-optional-packages. */
+  pkg: string;
+  /** The file (inside that package) that calls the loader. */
+  loaderFile: RegExp;
+  /** Rewrites the loader file's source to require `addonPath` statically; undefined if it no longer fits. */
+  rewrite(source: string, addonPath: string): string | undefined;
+}
+
+// The loaders pick a .node file at run time by scanning node_modules, which does not exist inside the
+// executable. Bun embeds a .node file that is `require`d by a literal path, so each loader call is
+// replaced by such a require of the file the same loader picks here, at build time, under Bun.
+const ADDONS: NativeAddon[] = [
+  {
+    pkg: 'lmdb',
+    loaderFile: /[\\/]node_modules[\\/]lmdb[\\/]native\.js$/,
+    rewrite: (source, addonPath) => {
+      const call = 'loadNAPI(dirName)';
+      if (source.split(call).length !== 2) return undefined;
+      return source.replace(call, `require(${JSON.stringify(addonPath)})`);
+    },
+  },
+  {
+    // Optional in msgpackr (faster string decoding); embedded so the binary decodes like `bun src/main.ts`.
+    pkg: 'msgpackr-extract',
+    loaderFile: /[\\/]node_modules[\\/]msgpackr-extract[\\/]index\.js$/,
+    rewrite: (source, addonPath) => {
+      if (!source.includes("require('node-gyp-build-optional-packages')(__dirname)")) return undefined;
+      return `module.exports = require(${JSON.stringify(addonPath)});\n`;
+    },
+  },
+];
+
+/** The .node file the package's own loader would load in this process (Bun: the N-API build for this libc). */
+function resolveAddon(pkgDir: string): string {
+  const loader = createRequire(join(pkgDir, 'package.json'))('node-gyp-build-optional-packages') as { resolve(dir: string): string };
+  return loader.resolve(pkgDir);
+}
+
+function nativeAddonsPlugin(embedded: Map<string, string>): BunPlugin {
+  return {
+    name: 'mds-embed-native-addons',
+    setup(build) {
+      for (const addon of ADDONS) {
+        build.onLoad({ filter: addon.loaderFile }, async ({ path }) => {
+          // Both loader files sit at their package's root, as the loader's `dirName`/`__dirname` argument says.
+          const addonPath = resolveAddon(dirname(path));
+          const source = await Bun.file(path).text();
+          const contents = addon.rewrite(source, addonPath);
+          if (contents === undefined) throw new Error(`${relative(ROOT, path)} no longer has the loader call this build rewrites; update scripts/build.ts`);
+          embedded.set(addon.pkg, addonPath);
+          return { contents, loader: 'js' };
+        });
+      }
+    },
+  };
+}
+
+async function buildCommit(): Promise<string> {
+  const fromEnv = process.env.MDS_BUILD_COMMIT?.trim();
+  if (fromEnv) return fromEnv;
+  try {
+    const proc = Bun.spawn(['git', 'rev-parse', '--short', 'HEAD'], { cwd: ROOT, stdout: 'pipe', stderr: 'ignore' });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    return code === 0 && out.trim() !== '' ? out.trim() : 'unknown';
+  } catch {
+    return 'unknown'; // no git on this machine
+  }
+}
+
+function parseOutfile(argv: string[]): string {
+  const i = argv.indexOf('--outfile');
+  if (i === -1) return join(ROOT, 'dist/mds');
+  const value = argv[i + 1];
+  if (value === undefined) throw new Error('--outfile needs a path');
+  return resolve(value);
+}
+
+function formatMiB(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+async function main(): Promise<number> {
+  const outfile = parseOutfile(process.argv.slice(2));
+  const commit = await buildCommit();
+  const target = `${process.platform}-${process.arch}`;
+  console.log(`building ${relative(process.cwd(), outfile) || outfile} for ${target} (commit ${commit}) with Bun ${Bun.version}`);
+
+  const started = performance.now();
+  const embedded = new Map<string, string>();
+  const result = await Bun.build({
+    entrypoints: [ENTRY],
+    target: 'bun',
+    // Elysia reads handler source to see which request parts a handler uses: keep identifiers.
+    minify: { whitespace: true, syntax: true, identifiers: false },
+    sourcemap: 'linked',
+    define: { 'process.env.MDS_BUILD_COMMIT': JSON.stringify(commit) },
+    plugins: [nativeAddonsPlugin(embedded)],
+    // The binary reads its settings from flags and MDS_* env, never from a bunfig.toml where it is started.
+    compile: { outfile, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
+  }).catch((err: unknown) => {
+    // Bun.build throws an AggregateError whose entries are the build messages.
+    const errors = err instanceof AggregateError ? err.errors : [err];
+    for (const e of errors) console.error(e);
+    return null;
+  });
+  if (result === null || !result.success) {
+    for (const log of result?.logs ?? []) console.error(log);
+    console.error('build failed');
+    return 1;
+  }
+  for (const log of result.logs) console.warn(log);
+
+  for (const addon of ADDONS) {
+    const path = embedded.get(addon.pkg);
+    if (path === undefined) {
+      console.error(`build failed: ${addon.pkg}'s native addon loader was not in the bundle, so its addon is not embedded`);
+      return 1;
+    }
+    console.log(`  embedded ${addon.pkg} addon ${relative(ROOT, path)} (${formatMiB(statSync(path).size)})`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`built ${relative(process.cwd(), outfile) || outfile}: ${formatMiB(statSync(outfile).size)} in ${seconds}s`);
+  return 0;
+}
+
+process.exit(await main());
