@@ -1,7 +1,7 @@
 // Builds dist/mds: one executable (Bun runtime + bundled code + lmdb's and msgpackr's native
 // addons) for the platform that runs the build, with the git commit stamped in for `mds --version`.
 // Usage: bun scripts/build.ts [--outfile PATH]   (env MDS_BUILD_COMMIT overrides the commit)
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
@@ -87,15 +87,21 @@ function parseOutfile(argv: string[]): string {
   return resolve(value);
 }
 
-function formatMiB(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+/** The path relative to the working directory when it lies inside it, else absolute. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') ? path : rel;
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
 }
 
 async function main(): Promise<number> {
   const outfile = parseOutfile(process.argv.slice(2));
   const commit = await buildCommit();
   const target = `${process.platform}-${process.arch}`;
-  console.log(`building ${relative(process.cwd(), outfile) || outfile} for ${target} (commit ${commit}) with Bun ${Bun.version}`);
+  console.log(`building ${shown(outfile)} for ${target} (commit ${commit}) with Bun ${Bun.version}`);
 
   const started = performance.now();
   const embedded = new Map<string, string>();
@@ -121,6 +127,8 @@ async function main(): Promise<number> {
     return 1;
   }
   for (const log of result.logs) console.warn(log);
+  // The executable embeds the sourcemap (stack traces name src/ files); the copy written beside it is not needed.
+  rmSync(`${outfile}.map`, { force: true });
 
   for (const addon of ADDONS) {
     const path = embedded.get(addon.pkg);
@@ -128,10 +136,10 @@ async function main(): Promise<number> {
       console.error(`build failed: ${addon.pkg}'s native addon loader was not in the bundle, so its addon is not embedded`);
       return 1;
     }
-    console.log(`  embedded ${addon.pkg} addon ${relative(ROOT, path)} (${formatMiB(statSync(path).size)})`);
+    console.log(`  embedded ${addon.pkg} addon ${shown(path)} (${formatSize(statSync(path).size)})`);
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`built ${relative(process.cwd(), outfile) || outfile}: ${formatMiB(statSync(outfile).size)} in ${seconds}s`);
+  console.log(`built ${shown(outfile)}: ${formatSize(statSync(outfile).size)} in ${seconds}s`);
   return 0;
 }
 

@@ -4,7 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { shiftedClock, systemClock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
+import type { Server } from 'bun';
 import { createApp } from '../api/app.ts';
+import { createKeyCheck, rememberClientAddress } from '../api/plugins/gate.ts';
+import { createStream, type ConnData } from '../stream/connections.ts';
+import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
 import { CATALOG } from '../ingest/reference/catalog.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
@@ -48,10 +52,26 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   pipeline.start();
 
   const app = createApp({ store, bars: pipeline.bars, clock, devKey, rateLimitPerMinute: config.rateLimitPerMinute, feed: config.feed, version: VERSION }, log);
-  app.listen({ port: config.port, hostname: config.host });
-  const port = app.server!.port!;
+  const hub = new StreamHub(clock);
+  const stream = createStream({ store, clock, hub, authenticate: createKeyCheck(devKey) });
+  pipeline.subscribe(hub);
+  // One port: WebSocket upgrades go to the stream, everything else to the REST app.
+  const server = Bun.serve<ConnData>({
+    port: config.port,
+    hostname: config.host,
+    fetch(req, srv) {
+      if (req.headers.get('upgrade')?.toLowerCase() === 'websocket') return stream.upgrade(req, srv);
+      rememberClientAddress(req, srv.requestIP(req)?.address);
+      return app.fetch(req);
+    },
+    websocket: stream.websocket,
+  });
+  hub.attach(server as unknown as Server<unknown>);
+  stream.start();
+  const port = server.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   log(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
+  log(`streaming on ws://${shownHost}:${port}/?apiKey=<key>`);
   log(`data dir ${dataDir}`);
   log(`feed ${config.feed}; API key (send as x-api-key): ${devKey}`);
   log(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
@@ -61,7 +81,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     (stopping ??= (async () => {
       simulator?.stop();
       pipeline.stop();
-      await app.stop(true);
+      stream.stop();
+      await server.stop(true);
       await store.close();
       unlock();
       log('stopped; everything written is on disk');

@@ -20,8 +20,21 @@ export interface GateContext {
   server: { requestIP(req: Request): { address: string } | null } | null;
 }
 
+/** A constant-time check of a presented key against the development key. */
+export function createKeyCheck(devKey: string): (key: string) => boolean {
+  const devKeyDigest = digest(devKey);
+  return (key) => key.length > 0 && key.length <= 256 && timingSafeEqual(digest(key), devKeyDigest);
+}
+
+/** Client addresses of requests, filled by the server in front of the app. */
+const clientAddresses = new WeakMap<Request, string>();
+
+export function rememberClientAddress(request: Request, address: string | undefined): void {
+  if (address) clientAddresses.set(request, address);
+}
+
 export function createGate(deps: ApiDeps) {
-  const devKeyDigest = digest(deps.devKey);
+  const isKey = createKeyCheck(deps.devKey);
   const keyLimiter = new FixedWindowLimiter(deps.rateLimitPerMinute, 60_000, deps.clock);
   const anonLimiter = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, 60_000, deps.clock);
 
@@ -40,9 +53,9 @@ export function createGate(deps: ApiDeps) {
       return undefined;
     }
     const key = request.headers.get('x-api-key');
-    const isValid = key !== null && key.length > 0 && key.length <= 256 && timingSafeEqual(digest(key), devKeyDigest);
+    const isValid = key !== null && isKey(key);
     const limiter = isValid ? keyLimiter : anonLimiter;
-    const bucket = isValid ? key : (server?.requestIP(request)?.address ?? 'unknown');
+    const bucket = isValid ? key : (clientAddresses.get(request) ?? server?.requestIP(request)?.address ?? 'unknown');
     const state = limiter.take(bucket);
     headers['x-ratelimit-limit'] = String(limiter.limit);
     headers['x-ratelimit-remaining'] = String(state.remaining);

@@ -1,0 +1,89 @@
+// The live stream: subscribes to the ingest pipeline's ticks, encodes each tick once per format
+// and fans it out with Bun's native topic publish (never a loop over clients in JavaScript).
+// Topics: `<format>|<channel>|<symbol>`, and `<format>|<channel>|*` for whole channels.
+import type { Server } from 'bun';
+import type { SymbolEntry } from '../domain/instrument.ts';
+import type { Clock } from '../clock.ts';
+import { packObject, quoteJson, tradeJson } from './messages.ts';
+
+export type Format = 'json' | 'msgpack';
+
+export function topicOf(format: Format, channel: string, symbol: string): string {
+  return `${format === 'json' ? 'j' : 'm'}|${channel}|${symbol}`;
+}
+
+export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } as const;
+
+/** What the pipeline calls for each consolidated tick (the pipeline's TickListener shape). */
+export interface TickSink {
+  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }): void;
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void;
+}
+
+export class StreamHub implements TickSink {
+  private server: Server<unknown> | null = null;
+  published = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  attach(server: Server<unknown>): void {
+    this.server = server;
+  }
+
+  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }): void {
+    const server = this.server;
+    if (!server) return;
+    const channel = `${entry.assetClass}.quotes`;
+    const jTopic = topicOf('json', channel, entry.symbol);
+    const jAll = topicOf('json', channel, '*');
+    const jCount = server.subscriberCount(jTopic) + server.subscriberCount(jAll);
+    if (jCount > 0) {
+      const text = quoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs);
+      server.publish(jTopic, text);
+      server.publish(jAll, text);
+      this.published += jCount;
+    }
+    const mTopic = topicOf('msgpack', channel, entry.symbol);
+    const mAll = topicOf('msgpack', channel, '*');
+    const mCount = server.subscriberCount(mTopic) + server.subscriberCount(mAll);
+    if (mCount > 0) {
+      const bytes = packObject({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, seq });
+      server.publish(mTopic, bytes);
+      server.publish(mAll, bytes);
+      this.published += mCount;
+    }
+  }
+
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void {
+    const server = this.server;
+    if (!server) return;
+    const channel = `${entry.assetClass}.trades`;
+    const jTopic = topicOf('json', channel, entry.symbol);
+    const jAll = topicOf('json', channel, '*');
+    const jCount = server.subscriberCount(jTopic) + server.subscriberCount(jAll);
+    if (jCount > 0) {
+      const text = tradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs);
+      server.publish(jTopic, text);
+      server.publish(jAll, text);
+      this.published += jCount;
+    }
+    const mTopic = topicOf('msgpack', channel, entry.symbol);
+    const mAll = topicOf('msgpack', channel, '*');
+    const mCount = server.subscriberCount(mTopic) + server.subscriberCount(mAll);
+    if (mCount > 0) {
+      const bytes = packObject({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, seq });
+      server.publish(mTopic, bytes);
+      server.publish(mAll, bytes);
+      this.published += mCount;
+    }
+  }
+
+  /** One heartbeat per interval to every connection (each is subscribed to its format's topic). */
+  heartbeat(): void {
+    const server = this.server;
+    if (!server) return;
+    const ts = this.clock.nowMs();
+    server.publish(HEARTBEAT_TOPIC.json, `{"type":"heartbeat","ts":${ts}}`);
+    if (server.subscriberCount(HEARTBEAT_TOPIC.msgpack) > 0) server.publish(HEARTBEAT_TOPIC.msgpack, packObject({ type: 'heartbeat', ts }));
+  }
+}
