@@ -21,7 +21,8 @@ export function marketStatusAt(code: string, tsMs: number): MarketStatus {
     status: !isOpen ? 'break' : session.earlyClose ? 'early_close' : 'open',
     sessionOpenMs: session.openMs,
     sessionCloseMs: session.closeMs,
-    nextOpenMs: isOpen ? nextOpenAfter(code, tsMs) : session.breakEndMs,
+    // Before or in the lunch break the market next opens when the break ends.
+    nextOpenMs: isOpen && !breakAhead ? nextOpenAfter(code, tsMs) : session.breakEndMs,
     nextCloseMs: isOpen && breakAhead ? session.breakStartMs : nextCloseAfter(code, tsMs),
     asOfMs: tsMs,
   };

@@ -244,6 +244,12 @@ export function createStream(deps: StreamDeps) {
     get connections() {
       return open.size;
     },
+    /** Active channel × symbol subscriptions over all connections. */
+    get subscriptions() {
+      let n = 0;
+      for (const ws of open) n += ws.data.subs.size;
+      return n;
+    },
     start() {
       timers = [setInterval(() => deps.hub.heartbeat(), limits.heartbeatMs), setInterval(sweepSlowConsumers, 250)];
     },

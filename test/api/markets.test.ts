@@ -86,15 +86,17 @@ describe('GET /markets/status', () => {
     expect(byCode.get('FOREX')?.is_open).toBe(true);
   });
 
-  test('next_open is after at for every market that has one, and only CRYPTO has none', async () => {
-    for (const at of ['2026-03-04T15:30:00Z', '2026-03-07T12:00:00Z', '2026-12-25T00:00:00Z', '2026-04-03T03:15:00Z']) {
+  test('next_open and next_close are after at, alternate with is_open, and only CRYPTO has none', async () => {
+    for (const at of ['2026-03-04T15:30:00Z', '2026-03-04T01:00:00Z', '2026-03-07T12:00:00Z', '2026-12-25T00:00:00Z', '2026-04-03T03:15:00Z']) {
       const { body } = await server.json(`/markets/status?at=${at}`);
       for (const s of body.markets as StatusBody[]) {
         if (s.market === 'CRYPTO') continue;
         expect(s.next_open).not.toBeNull();
         expect(Date.parse(s.next_open!)).toBeGreaterThan(Date.parse(at));
         expect(Date.parse(s.next_close!)).toBeGreaterThan(Date.parse(at));
-        if (!s.is_open) expect(Date.parse(s.next_open!)).toBeLessThan(Date.parse(s.next_close!));
+        // The next transition is a close while open and an open otherwise (lunch breaks included).
+        if (s.is_open) expect(Date.parse(s.next_close!)).toBeLessThan(Date.parse(s.next_open!));
+        else expect(Date.parse(s.next_open!)).toBeLessThan(Date.parse(s.next_close!));
       }
     }
   });
@@ -136,6 +138,13 @@ describe('GET /markets/{market}/status', () => {
       next_open: '2026-03-04T03:30:00Z', next_close: '2026-03-04T06:30:00Z', as_of: '2026-03-04T03:00:00Z',
     });
     expect((await status('JP', '2026-03-04T03:30:00Z')).status).toBe('open');
+  });
+
+  test('JP in the morning: next close is the start of lunch, next open its end; after lunch, tomorrow', async () => {
+    const morning = await status('JP', '2026-03-04T01:00:00Z');
+    expect([morning.status, morning.next_close, morning.next_open]).toEqual(['open', '2026-03-04T02:30:00Z', '2026-03-04T03:30:00Z']);
+    const afternoon = await status('JP', '2026-03-04T04:00:00Z');
+    expect([afternoon.status, afternoon.next_close, afternoon.next_open]).toEqual(['open', '2026-03-04T06:30:00Z', '2026-03-05T00:00:00Z']);
   });
 
   test('FOREX is closed on Saturday and opens Sunday 17:00 New York for the week', async () => {

@@ -1,0 +1,108 @@
+// Limits under abuse, on a stream server with small limits: a client that never reads is closed as
+// a slow consumer and server memory stays bounded; floods and oversubscription are refused.
+import { describe, expect, test } from 'bun:test';
+import { connect as netConnect } from 'node:net';
+import type { Server } from 'bun';
+import { ManualClock } from '../../src/clock.ts';
+import { CATALOG } from '../../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
+import { Store } from '../../src/store/index.ts';
+import { CLOSE_FLOOD, createStream, type ConnData, type StreamLimits } from '../../src/stream/connections.ts';
+import { StreamHub } from '../../src/stream/hub.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { connect } from '../support/ws-client.ts';
+
+const KEY = 'abuse-key-123';
+
+async function streamServer(limits: Partial<StreamLimits>) {
+  const dir = tempDir();
+  const store = Store.open({ dataDir: dir.path });
+  seedRegistry(store, CATALOG);
+  const clock = new ManualClock(Date.parse('2026-03-04T15:30:00Z'));
+  const hub = new StreamHub(clock);
+  const stream = createStream({ store, clock, hub, authenticate: (k) => k === KEY, limits });
+  const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
+  hub.attach(server as unknown as Server<unknown>);
+  stream.start();
+  const btc = store.registry.bySymbolName('BTCUSD')!;
+  return {
+    url: `ws://127.0.0.1:${server.port}/?apiKey=${KEY}`,
+    port: server.port!,
+    stream,
+    /** Publishes `n` BTCUSD quotes through the hub, as the pipeline would. */
+    publish(n: number) {
+      for (let i = 0; i < n; i++) hub.onQuote(btc, i + 1, { tsMs: 1_772_638_200_000 + i, bid: 95000 + i, ask: 95001 + i, bidSize: 1, askSize: 1 });
+    },
+    async [Symbol.asyncDispose]() {
+      stream.stop();
+      await server.stop(true);
+      await store.close();
+      dir[Symbol.dispose]();
+    },
+  };
+}
+
+describe('stream limits', () => {
+  test('a client that never reads is closed as a slow consumer; memory stays bounded', async () => {
+    await using s = await streamServer({ slowConsumerBytes: 64 * 1024 });
+    // A raw client: handshake, subscribe, then stop reading.
+    const sock = netConnect(s.port, '127.0.0.1');
+    await new Promise<void>((resolve) => sock.once('connect', () => resolve()));
+    sock.write(`GET /?apiKey=${KEY} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    await new Promise<void>((resolve) => sock.once('data', () => resolve()));
+    const payload = Buffer.from(JSON.stringify({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] }));
+    const mask = Buffer.from([1, 2, 3, 4]);
+    const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
+    sock.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]));
+    while (s.stream.subscriptions === 0) await Bun.sleep(5); // await the subscription, then stop reading
+    sock.pause();
+    expect(s.stream.connections).toBe(1);
+    const rssBefore = process.memoryUsage().rss;
+    for (let round = 0; round < 400 && s.stream.connections > 0; round++) {
+      s.publish(2000);
+      await Bun.sleep(5);
+    }
+    expect(s.stream.connections).toBe(0);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+    sock.destroy();
+  });
+
+  test('a reading client on the same server keeps its connection while the data flows', async () => {
+    await using s = await streamServer({ slowConsumerBytes: 256 * 1024 });
+    await using c = await connect(s.url);
+    c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
+    await c.next((m) => m.type === 'subscribed');
+    s.publish(500);
+    let last = 0;
+    while (last < 500) last = (await c.next((m) => m.type === 'quote')).seq;
+    expect(s.stream.connections).toBe(1);
+  });
+
+  test('flooding with frames gets an error frame and close code 4029', async () => {
+    await using s = await streamServer({ maxFramesPer10s: 20 });
+    await using c = await connect(s.url);
+    for (let i = 0; i < 25; i++) c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
+    expect((await c.next((m) => m.type === 'error')).code).toBe('rate_limited');
+    expect((await c.closed).code).toBe(CLOSE_FLOOD);
+  });
+
+  test('subscriptions beyond the limit are refused as a whole', async () => {
+    await using s = await streamServer({ maxSubscriptions: 3 });
+    await using c = await connect(s.url);
+    c.send({ action: 'subscribe', channels: ['crypto.quotes', 'crypto.trades'], symbols: ['BTCUSD', 'ETHUSD'] });
+    const err = await c.next((m) => m.type === 'error');
+    expect(err.code).toBe('too_many_subscriptions');
+    c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD', 'ETHUSD'] });
+    expect((await c.next((m) => m.type === 'subscribed')).subscriptions.length).toBe(2);
+  });
+
+  test('connections beyond the per-key limit are refused with 429', async () => {
+    await using s = await streamServer({ maxConnectionsPerKey: 2 });
+    await using a = await connect(s.url);
+    await using b = await connect(s.url);
+    await a.next((m) => m.type === 'ready');
+    await b.next((m) => m.type === 'ready');
+    const res = await fetch(s.url.replace('ws', 'http'), { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' } });
+    expect(res.status).toBe(429);
+  });
+});

@@ -1,0 +1,53 @@
+// A WebSocket test client that queues every message, so tests await what they expect (no sleeps).
+import { unpack } from 'msgpackr';
+
+export interface WsClient extends AsyncDisposable {
+  ws: WebSocket;
+  messages: any[];
+  /** Resolves with the first queued-or-future message matching `match`, removing it from the queue. */
+  next(match?: (m: any) => boolean, timeoutMs?: number): Promise<any>;
+  send(frame: unknown): void;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+export async function connect(url: string): Promise<WsClient> {
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  const messages: any[] = [];
+  const waiters: { match: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  ws.onmessage = (e) => {
+    const m = typeof e.data === 'string' ? JSON.parse(e.data) : { ...unpack(new Uint8Array(e.data as ArrayBuffer)), __binary: true };
+    const at = waiters.findIndex((w) => w.match(m));
+    if (at >= 0) waiters.splice(at, 1)[0]!.resolve(m);
+    else messages.push(m);
+  };
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.onclose = (e) => resolve({ code: e.code, reason: e.reason });
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error(`could not connect to ${url}`));
+  });
+  return {
+    ws,
+    messages,
+    closed,
+    send: (frame) => ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    next(match = () => true, timeoutMs = 15_000) {
+      const at = messages.findIndex(match);
+      if (at >= 0) return Promise.resolve(messages.splice(at, 1)[0]);
+      return new Promise((resolve, reject) => {
+        const waiter = { match, resolve: (m: any) => (clearTimeout(timer), resolve(m)) };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(new Error(`no matching message within ${timeoutMs} ms; queued: ${JSON.stringify(messages.slice(-3))}`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    [Symbol.asyncDispose]: async () => {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close();
+      await Promise.race([closed, Bun.sleep(2000)]);
+    },
+  };
+}
