@@ -4,12 +4,9 @@ import { Elysia, t } from 'elysia';
 import { ApiError, badRequest } from '../../domain/errors.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import {
-  getMarket, holidaysBetween, listMarkets, marketStatusAt, sessionsBetween,
+  addDays, getMarket, holidaysBetween, isValidDate, listMarkets, localDateOf, marketStatusAt, MAX_YEAR, MIN_YEAR, sessionsBetween, toDayNumber,
   type Holiday, type MarketInfo, type MarketStatus, type Session,
 } from '../../market/index.ts';
-import { addDays, isValidDate, toDayNumber } from '../../market/civil-date.ts';
-import { MAX_YEAR, MIN_YEAR } from '../../market/session-cache.ts';
-import { localDateOf } from '../../market/zoned-time.ts';
 import type { ApiDeps } from '../deps.ts';
 import { jsonResponse } from '../http.ts';
 
