@@ -16,6 +16,8 @@ export interface ServeConfig {
   historyYears: number;
   clockStartMs: number | null;
   rateLimitPerMinute: number;
+  noDevKey: boolean;
+  plansFile: string | null;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -67,6 +69,7 @@ const OPTIONS = [
   { key: 'historyYears', flag: 'history-years', env: 'MDS_HISTORY_YEARS', arg: 'N', help: 'simulator: years of daily history made on first start', fallback: 5, parse: integer(0, 20) },
   { key: 'clockStartMs', flag: 'clock-start', env: 'MDS_CLOCK_START', arg: 'TIME', help: 'run the service clock from this instant (ISO 8601 or Unix ms) instead of now', fallback: null, parse: instant },
   { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'MDS_RATE_LIMIT', arg: 'N', help: 'requests per minute allowed for the development key', fallback: 1_000_000, parse: integer(1, 1_000_000_000) },
+  { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
 export function serveHelp(): string {
@@ -75,12 +78,12 @@ export function serveHelp(): string {
     const def = o.fallback === null ? '' : ` (default ${o.fallback})`;
     return `${left}${o.help}${def}\n${''.padEnd(26)}env ${o.env}`;
   });
-  return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n  -h, --help                this text\n`;
+  return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n  --no-dev-key              accept only keys made with 'mds keys create'\n${''.padEnd(26)}env MDS_NO_DEV_KEY=1\n  -h, --help                this text\n`;
 }
 
 /** Parses `mds serve` arguments over the environment; throws UsageError with a clear message. */
 export function parseServeConfig(argv: string[], env: Record<string, string | undefined>): ServeConfig | 'help' {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, 'no-dev-key': { type: 'boolean' } };
   for (const o of OPTIONS) options[o.flag] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -97,5 +100,6 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
     else if (fromEnv !== undefined && fromEnv !== '') config[o.key] = o.parse(fromEnv, o.env);
     else config[o.key] = o.fallback;
   }
+  config.noDevKey = values['no-dev-key'] === true || env.MDS_NO_DEV_KEY === '1' || env.MDS_NO_DEV_KEY === 'true';
   return config as unknown as ServeConfig;
 }

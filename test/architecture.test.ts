@@ -25,8 +25,9 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   store: ['domain', 'store'],
   market: ['domain', 'market'],
   ingest: ['domain', 'store', 'market', 'ingest', 'clock.ts'],
-  api: ['domain', 'store', 'market', 'api', 'clock.ts', 'version.ts'],
-  stream: ['domain', 'store', 'market', 'stream', 'clock.ts', 'version.ts'],
+  auth: ['domain', 'store', 'auth', 'clock.ts'],
+  api: ['domain', 'store', 'market', 'auth', 'api', 'clock.ts', 'version.ts'],
+  stream: ['domain', 'store', 'market', 'auth', 'stream', 'clock.ts', 'version.ts'],
 };
 
 describe('architecture', () => {

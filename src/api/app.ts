@@ -1,18 +1,18 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
 // symbol list, health, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
-import { ASSET_CLASSES, isAssetClass, type AssetClass } from '../domain/asset-classes.ts';
+import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
 import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
-import { createGate, type GateContext } from './plugins/gate.ts';
+import { classOfPath, createGate, type GateContext } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 
 export function createApp(deps: ApiDeps, log: (line: string) => void = console.error) {
-  const gate = createGate(deps);
+  const gate = createGate(deps.auth, deps.clock);
   const startedMs = deps.clock.nowMs();
   let app = new Elysia()
     .onRequest((ctx) => gate(ctx as unknown as GateContext))
@@ -25,7 +25,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
-      return cls ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
+      return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () =>
       jsonResponse(JSON.stringify({ status: 'ok', version: deps.version, feed: deps.feed, symbols: deps.store.registry.size, uptime_s: Math.round((deps.clock.nowMs() - startedMs) / 1000) })),
@@ -36,8 +36,3 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
 }
 
-function classOfPath(path: string): AssetClass | null {
-  const segments = path.split('/');
-  const first = segments[1] === 'v1' ? segments[2] : segments[1];
-  return first !== undefined && isAssetClass(first) ? first : null;
-}

@@ -4,6 +4,7 @@ import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/index.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 
 export interface BarsInProgress {
   barInProgress(symId: number, tf: Timeframe): Bar | null;
@@ -13,10 +14,8 @@ export interface ApiDeps {
   store: Store;
   bars: BarsInProgress;
   clock: Clock;
-  /** Keys accepted until accounts exist. */
-  devKey: string;
-  /** Requests per minute per key. */
-  rateLimitPerMinute: number;
+  /** Keys, plans, quotas. */
+  auth: Authenticator;
   feed: string;
   version: string;
 }

@@ -6,7 +6,9 @@ import { shiftedClock, systemClock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp } from '../api/app.ts';
-import { createKeyCheck, rememberClientAddress } from '../api/plugins/gate.ts';
+import { rememberClientAddress } from '../api/plugins/gate.ts';
+import { Authenticator } from '../auth/authenticator.ts';
+import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
@@ -34,8 +36,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
   seedRegistry(store, CATALOG);
 
-  let devKey = config.devKey ?? store.getMeta<string>('devKey') ?? null;
-  if (devKey === null) {
+  const plans = loadPlans(config.plansFile);
+  let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
+  if (devKey === null && !config.noDevKey) {
     devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
     await store.putMeta('devKey', devKey);
   }
@@ -51,9 +54,11 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   }
   pipeline.start();
 
-  const app = createApp({ store, bars: pipeline.bars, clock, devKey, rateLimitPerMinute: config.rateLimitPerMinute, feed: config.feed, version: VERSION }, log);
+  const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
+  auth.start();
+  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log);
   const hub = new StreamHub(clock);
-  const stream = createStream({ store, clock, hub, authenticate: createKeyCheck(devKey) });
+  const stream = createStream({ store, clock, hub, authenticate: (key) => auth.authenticate(key) });
   pipeline.subscribe(hub);
   // One port: WebSocket upgrades go to the stream, everything else to the REST app.
   const server = Bun.serve<ConnData>({
@@ -73,8 +78,12 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   log(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
   log(`streaming on ws://${shownHost}:${port}/?apiKey=<key>`);
   log(`data dir ${dataDir}`);
-  log(`feed ${config.feed}; API key (send as x-api-key): ${devKey}`);
-  log(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
+  if (devKey !== null) {
+    log(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
+    log(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
+  } else {
+    log(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
+  }
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -82,6 +91,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
       simulator?.stop();
       pipeline.stop();
       stream.stop();
+      auth.stop();
       await server.stop(true);
       await store.close();
       unlock();

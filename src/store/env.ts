@@ -20,6 +20,10 @@ export interface StoreDbs {
   symbols: Database<unknown, string>;
   /** string → anything (msgpack): schema version, keys, markers. */
   meta: Database<unknown, string>;
+  /** key id → key record (msgpack; the secret's hash only). */
+  keys: Database<unknown, string>;
+  /** `keyId|windowStartMs` → calls counted in that quota window. */
+  usage: Database<unknown, string>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -34,5 +38,7 @@ export function openDbs(dataDir: string): StoreDbs {
     latest: root.openDB<unknown, number>({ name: 'latest', encoding: 'msgpack', keyEncoding: 'uint32' }),
     symbols: root.openDB<unknown, string>({ name: 'symbols', encoding: 'msgpack' }),
     meta: root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' }),
+    keys: root.openDB<unknown, string>({ name: 'keys', encoding: 'msgpack' }),
+    usage: root.openDB<unknown, string>({ name: 'usage', encoding: 'msgpack' }),
   };
 }

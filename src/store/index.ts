@@ -3,3 +3,4 @@ export type { BarSlice } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { TickKind } from './ticks.ts';
 export { BAR_FIELDS } from './codecs.ts';
+export { AccountStore, hashSecret, type NewKey } from './accounts.ts';

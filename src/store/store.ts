@@ -2,6 +2,7 @@
 // registry, metadata). Nothing outside src/store sees a database handle or a cursor.
 import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
+import { AccountStore } from './accounts.ts';
 import { BarStore, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
@@ -19,6 +20,7 @@ export interface StoreOptions {
 
 export class Store {
   readonly registry: Registry;
+  readonly accounts: AccountStore;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -38,6 +40,7 @@ export class Store {
     this.bars = new BarStore(this.dbs, this.queue);
     this.ticks = new TickRing(this.dbs, this.queue, opts.ringCapacity ?? 8192);
     this.latestStore = new LatestStore(this.dbs, this.queue);
+    this.accounts = new AccountStore(this.dbs, this.queue);
   }
 
   static open(opts: StoreOptions): Store {

@@ -3,6 +3,8 @@
 // and slow-consumer protection, heartbeats.
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
+import type { AuthResult } from '../auth/authenticator.ts';
+import { classDenied, marketDenied, type Account } from '../domain/account.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
@@ -43,7 +45,7 @@ interface Pair {
 
 export interface ConnData {
   id: string;
-  key: string;
+  account: Account;
   format: Format;
   /** Active subscriptions: `channel|symbol` → pair. */
   subs: Map<string, Pair>;
@@ -55,7 +57,7 @@ export interface StreamDeps {
   store: Store;
   clock: Clock;
   hub: StreamHub;
-  authenticate(key: string): boolean;
+  authenticate(key: string): AuthResult;
   limits?: Partial<StreamLimits>;
 }
 
@@ -80,31 +82,42 @@ export function createStream(deps: StreamDeps) {
     const url = new URL(req.url);
     const key = url.searchParams.get('apiKey') ?? req.headers.get('x-api-key');
     if (!key) return refuse(401, 'missing API key: connect to /?apiKey=<API_KEY>');
-    if (!deps.authenticate(key)) return refuse(401, 'invalid API key');
+    const auth = deps.authenticate(key);
+    if (!auth.ok) return refuse(401, auth.code === 'REVOKED_KEY' ? 'API key revoked' : 'invalid API key');
+    const account = auth.account;
     const formatRaw = url.searchParams.get('format') ?? 'json';
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
-    if ((perKey.get(key) ?? 0) >= limits.maxConnectionsPerKey) return refuse(429, `too many connections: at most ${limits.maxConnectionsPerKey} per key`);
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, key, format: formatRaw, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs() };
+    const maxConnections = connectionLimit(account);
+    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`);
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format: formatRaw, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs() };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
+
+  const connectionLimit = (account: Account) => Math.min(limits.maxConnectionsPerKey, account.plan.stream_connections);
+  const subscriptionLimit = (account: Account) => Math.min(limits.maxSubscriptions, account.plan.stream_subscriptions);
 
   function active(ws: ServerWebSocket<ConnData>) {
     return [...ws.data.subs.values()].map((p) => ({ channel: p.channel.name, symbol: p.entry ? p.entry.symbol : '*' }));
   }
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
-  function resolvePairs(req: SubscribeRequest): { pairs: Pair[] } | { code: ErrorCode; message: string } {
+  function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
     const channels: Channel[] = [];
     for (const name of req.channels) {
       const channel = parseChannel(name);
       if (!channel) return { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(name.slice(0, 40))}: channels are ${CHANNELS.join(', ')}` };
+      const denied = req.action === 'subscribe' ? classDenied(account, channel.assetClass) : null;
+      if (denied) return { code: 'forbidden', message: denied };
       channels.push(channel);
     }
     const pairs: Pair[] = [];
     for (const channel of channels) {
       for (const raw of req.symbols) {
         if (raw.trim() === '*') {
+          if (req.action === 'subscribe' && channel.assetClass === 'stocks' && account.markets !== 'all') {
+            return { code: 'forbidden', message: 'a whole stocks channel needs every market enabled: subscribe to symbols of your markets' };
+          }
           pairs.push({ channel, entry: null });
           continue;
         }
@@ -116,6 +129,8 @@ export function createStream(deps: StreamDeps) {
         }
         const entry = deps.store.registry.resolve(channel.assetClass, symbol);
         if (!entry) return { code: 'unknown_symbol', message: `unknown symbol ${JSON.stringify(symbol)} for ${channel.name} (send one frame per asset class)` };
+        const denied = req.action === 'subscribe' && entry.assetClass === 'stocks' ? marketDenied(account, entry.market ?? '') : null;
+        if (denied) return { code: 'forbidden', message: denied };
         pairs.push({ channel, entry });
       }
     }
@@ -144,7 +159,7 @@ export function createStream(deps: StreamDeps) {
   }
 
   function onRequest(ws: ServerWebSocket<ConnData>, req: SubscribeRequest): void {
-    const resolved = resolvePairs(req);
+    const resolved = resolvePairs(req, ws.data.account);
     if ('code' in resolved) return fail(ws, resolved.code, resolved.message, req.id);
     const subs = ws.data.subs;
     const fmt = ws.data.format;
@@ -157,8 +172,9 @@ export function createStream(deps: StreamDeps) {
     }
     const fresh = resolved.pairs.filter((p) => !subs.has(keyOf(p)) && !(p.entry && subs.has(`${p.channel.name}|*`)));
     const unique = new Map(fresh.map((p) => [keyOf(p), p]));
-    if (subs.size + unique.size > limits.maxSubscriptions) {
-      return fail(ws, 'too_many_subscriptions', `too many subscriptions: at most ${limits.maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
+    const maxSubscriptions = subscriptionLimit(ws.data.account);
+    if (subs.size + unique.size > maxSubscriptions) {
+      return fail(ws, 'too_many_subscriptions', `too many subscriptions: at most ${maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
     }
     let replayed = 0;
     for (const [key, pair] of unique) {
@@ -186,7 +202,7 @@ export function createStream(deps: StreamDeps) {
     closeOnBackpressureLimit: true,
     open(ws) {
       open.add(ws);
-      perKey.set(ws.data.key, (perKey.get(ws.data.key) ?? 0) + 1);
+      perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
       ws.subscribe(HEARTBEAT_TOPIC[ws.data.format]);
       send(ws, {
         type: 'ready',
@@ -196,8 +212,8 @@ export function createStream(deps: StreamDeps) {
         format: ws.data.format,
         channels: CHANNELS,
         limits: {
-          max_subscriptions: limits.maxSubscriptions,
-          max_connections: limits.maxConnectionsPerKey,
+          max_subscriptions: subscriptionLimit(ws.data.account),
+          max_connections: connectionLimit(ws.data.account),
           max_frames_per_10s: limits.maxFramesPer10s,
           slow_consumer_bytes: limits.slowConsumerBytes,
           heartbeat_ms: limits.heartbeatMs,
@@ -223,9 +239,9 @@ export function createStream(deps: StreamDeps) {
     },
     close(ws) {
       open.delete(ws);
-      const n = (perKey.get(ws.data.key) ?? 1) - 1;
-      if (n <= 0) perKey.delete(ws.data.key);
-      else perKey.set(ws.data.key, n);
+      const n = (perKey.get(ws.data.account.id) ?? 1) - 1;
+      if (n <= 0) perKey.delete(ws.data.account.id);
+      else perKey.set(ws.data.account.id, n);
     },
   };
 

@@ -22,7 +22,7 @@ describe('API key', () => {
     const res = await server.get('/crypto/quote/BTCUSD', { key: null });
     expect(res.status).toBe(401);
     const body = (await res.json()) as any;
-    expect(body).toEqual({ status: 401, error: 'missing API key: send it in the x-api-key header', request_id: res.headers.get('x-request-id')! });
+    expect(body).toEqual({ status: 401, error: 'missing API key: send it in the x-api-key header or the apiKey query parameter', request_id: res.headers.get('x-request-id')! });
     expectHeaders(res);
   });
 

@@ -3,6 +3,8 @@
 import { describe, expect, test } from 'bun:test';
 import { createApp } from '../../src/api/app.ts';
 import { ManualClock } from '../../src/clock.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
 import { CATALOG } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
 import { Store } from '../../src/store/index.ts';
@@ -26,7 +28,9 @@ describe('store failures', () => {
       },
     });
     const logs: string[] = [];
-    const app = createApp({ store: failing, bars: { barInProgress: () => null }, clock: new ManualClock(Date.UTC(2026, 2, 4)), devKey: 'k'.repeat(10), rateLimitPerMinute: 100, feed: 'none', version: '1.0.0' }, (line) => logs.push(line));
+    const clock = new ManualClock(Date.UTC(2026, 2, 4));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'k'.repeat(10), devPerMinute: 100 });
+    const app = createApp({ store: failing, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, (line) => logs.push(line));
     const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-api-key': 'k'.repeat(10) } }));
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: string }).error).toBe(message);

@@ -4,6 +4,8 @@ import { describe, expect, test } from 'bun:test';
 import { connect as netConnect } from 'node:net';
 import type { Server } from 'bun';
 import { ManualClock } from '../../src/clock.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
 import { CATALOG } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
 import { Store } from '../../src/store/index.ts';
@@ -20,7 +22,8 @@ async function streamServer(limits: Partial<StreamLimits>) {
   seedRegistry(store, CATALOG);
   const clock = new ManualClock(Date.parse('2026-03-04T15:30:00Z'));
   const hub = new StreamHub(clock);
-  const stream = createStream({ store, clock, hub, authenticate: (k) => k === KEY, limits });
+  const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: KEY, devPerMinute: 1000 });
+  const stream = createStream({ store, clock, hub, authenticate: (k) => auth.authenticate(k), limits });
   const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
   hub.attach(server as unknown as Server<unknown>);
   stream.start();

@@ -1,7 +1,11 @@
-// Runs before routing on every request: request id, path sanity, API key check and rate limit,
-// so every response, errors included, carries X-Request-Id and the X-RateLimit-* headers.
-import { timingSafeEqual, createHash } from 'node:crypto';
-import type { ApiDeps } from '../deps.ts';
+// Runs before routing on every request: request id, key (header `x-api-key`, else query
+// `apiKey`), quota and rate, path sanity and the plan's asset classes, so every response, errors
+// included, carries X-Request-Id and the X-RateLimit-* headers.
+import type { Account } from '../../domain/account.ts';
+import { classDenied } from '../../domain/account.ts';
+import { isAssetClass } from '../../domain/asset-classes.ts';
+import type { Clock } from '../../clock.ts';
+import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, nextRequestId } from '../http.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
 
@@ -10,8 +14,44 @@ export const MAX_URL_LENGTH = 2048;
 export const ANONYMOUS_PER_MINUTE = 120;
 const OPEN_PATHS = new Set(['/health']);
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+/** Client addresses of requests, filled by the server in front of the app. */
+const clientAddresses = new WeakMap<Request, string>();
+/** The account each request runs as, for handlers that check markets and add-ons. */
+const accounts = new WeakMap<Request, Account>();
+
+export function rememberClientAddress(request: Request, address: string | undefined): void {
+  if (address) clientAddresses.set(request, address);
+}
+
+export function accountOf(request: Request): Account {
+  const account = accounts.get(request);
+  if (!account) throw new Error('request passed the gate without an account');
+  return account;
+}
+
+/** The asset class a path belongs to (`/v1/etfs/...` is etfs), or null. */
+export function classOfPath(path: string): string | null {
+  const end = path.indexOf('/', 1);
+  let first = end < 0 ? path.slice(1) : path.slice(1, end);
+  if (first === 'v1') {
+    const next = path.indexOf('/', 4);
+    first = next < 0 ? path.slice(4) : path.slice(4, next);
+  }
+  return first;
+}
+
+/** The key sent with a request: the header wins over the query parameter. */
+function presentedKey(request: Request, url: string, queryAt: number): string | null {
+  const header = request.headers.get('x-api-key');
+  if (header !== null) return header;
+  if (queryAt < 0) return null;
+  return new URLSearchParams(url.slice(queryAt + 1)).get('apiKey');
+}
+
+function setRateHeaders(headers: Record<string, string | number>, charge: Charge): void {
+  headers['x-ratelimit-limit'] = String(charge.limit);
+  headers['x-ratelimit-remaining'] = String(charge.remaining);
+  headers['x-ratelimit-reset'] = String(Math.ceil(charge.resetMs / 1000));
 }
 
 export interface GateContext {
@@ -20,23 +60,8 @@ export interface GateContext {
   server: { requestIP(req: Request): { address: string } | null } | null;
 }
 
-/** A constant-time check of a presented key against the development key. */
-export function createKeyCheck(devKey: string): (key: string) => boolean {
-  const devKeyDigest = digest(devKey);
-  return (key) => key.length > 0 && key.length <= 256 && timingSafeEqual(digest(key), devKeyDigest);
-}
-
-/** Client addresses of requests, filled by the server in front of the app. */
-const clientAddresses = new WeakMap<Request, string>();
-
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) clientAddresses.set(request, address);
-}
-
-export function createGate(deps: ApiDeps) {
-  const isKey = createKeyCheck(deps.devKey);
-  const keyLimiter = new FixedWindowLimiter(deps.rateLimitPerMinute, 60_000, deps.clock);
-  const anonLimiter = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, 60_000, deps.clock);
+export function createGate(auth: Authenticator, clock: Clock) {
+  const anonLimiter = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, 60_000, clock);
 
   return function gate({ request, set, server }: GateContext): Response | undefined {
     const requestId = nextRequestId();
@@ -48,28 +73,36 @@ export function createGate(deps: ApiDeps) {
     const path = queryAt < 0 ? url.slice(pathStart) : url.slice(pathStart, queryAt);
 
     if (OPEN_PATHS.has(path)) {
-      headers['x-ratelimit-limit'] = String(deps.rateLimitPerMinute);
-      headers['x-ratelimit-remaining'] = String(deps.rateLimitPerMinute);
+      headers['x-ratelimit-limit'] = String(ANONYMOUS_PER_MINUTE);
+      headers['x-ratelimit-remaining'] = String(ANONYMOUS_PER_MINUTE);
       return undefined;
     }
-    const key = request.headers.get('x-api-key');
-    const isValid = key !== null && isKey(key);
-    const limiter = isValid ? keyLimiter : anonLimiter;
-    const bucket = isValid ? key : (clientAddresses.get(request) ?? server?.requestIP(request)?.address ?? 'unknown');
-    const state = limiter.take(bucket);
-    headers['x-ratelimit-limit'] = String(limiter.limit);
-    headers['x-ratelimit-remaining'] = String(state.remaining);
-    headers['x-ratelimit-reset'] = String(Math.ceil(state.resetMs / 1000));
-    if (!state.allowed) {
-      headers['retry-after'] = String(Math.max(1, Math.ceil((state.resetMs - deps.clock.nowMs()) / 1000)));
-      return errorResponse('RATE_LIMITED', requestId);
+    const key = presentedKey(request, url, queryAt);
+    const result = key === null || key.length === 0 ? null : auth.authenticate(key);
+    if (result === null || !result.ok) {
+      // Without a valid key, the client address is what is limited.
+      const state = anonLimiter.take(clientAddresses.get(request) ?? server?.requestIP(request)?.address ?? 'unknown');
+      setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
+      if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock);
+      return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId);
     }
-    if (url.length > MAX_URL_LENGTH) {
-      return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
-    }
+    const account = result.account;
+    const charge = auth.charge(account);
+    setRateHeaders(headers, charge);
+    if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock);
+    if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
     if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId);
-    if (key === null || key.length === 0) return errorResponse('MISSING_KEY', requestId);
-    if (!isValid) return errorResponse('INVALID_KEY', requestId);
+    const cls = classOfPath(path);
+    if (cls !== null && isAssetClass(cls)) {
+      const denied = classDenied(account, cls);
+      if (denied) return errorResponse('FORBIDDEN', requestId, denied);
+    }
+    accounts.set(request, account);
     return undefined;
   };
+}
+
+function tooMany(headers: Record<string, string | number>, resetMs: number, requestId: string, clock: Clock): Response {
+  headers['retry-after'] = String(Math.max(1, Math.ceil((resetMs - clock.nowMs()) / 1000)));
+  return errorResponse('RATE_LIMITED', requestId);
 }

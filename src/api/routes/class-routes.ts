@@ -8,6 +8,7 @@ import { quoteInput } from '../../domain/symbols.ts';
 import { isTimeframe, TIMEFRAMES } from '../../domain/timeframes.ts';
 import type { ApiDeps } from '../deps.ts';
 import { jsonResponse } from '../http.ts';
+import { accountOf } from '../plugins/gate.ts';
 import { barRange, latestSettledBar } from '../queries/bars.ts';
 import { lastTradeOf, quoteOf, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
@@ -23,14 +24,14 @@ const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
   return new Elysia({ prefix })
-    .get('/symbols', ({ query }) => jsonResponse(symbolListBody(store, assetClass, query.market)), { query: SymbolsQuery })
-    .get('/quote/:symbol', ({ params }) => jsonResponse(JSON.stringify(quoteOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
-    .get('/trade/last/:symbol', ({ params }) => jsonResponse(JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
-    .get('/snapshot/:symbol', ({ params }) => jsonResponse(JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol)))), { params: SymbolParams })
+    .get('/symbols', ({ query, request }) => jsonResponse(symbolListBody(store, assetClass, accountOf(request), query.market)), { query: SymbolsQuery })
+    .get('/quote/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(quoteOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
+    .get('/trade/last/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
+    .get('/snapshot/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
     .get(
       '/agg/:symbol/prev',
       ({ params, query, request }) => {
-        const entry = resolveSymbol(store, assetClass, params.symbol);
+        const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const interval = query.interval;
         if (interval !== undefined && !isTimeframe(interval)) {
           throw badRequest(`invalid interval ${quoteInput(interval)}: allowed values are ${TIMEFRAMES.join(', ')}`);
@@ -52,8 +53,8 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
     )
     .get(
       '/agg/:symbol/:multiplier/:timespan/:from/:to',
-      ({ params, query }) => {
-        const entry = resolveSymbol(store, assetClass, params.symbol);
+      ({ params, query, request }) => {
+        const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
         const r = barRange(deps, entry, range);
         return jsonResponse(rangeJson(entry.symbol, r.columns, r.start, r.count, r.step, r.total, range.offset));

@@ -1,7 +1,8 @@
 // Symbol list bodies per class (spec: "Symbol list entries"), built once: the registry does not
 // change while the server runs. Unlisted lines (forex `.RAW`) never appear.
 import type { AssetClass } from '../../domain/asset-classes.ts';
-import { badRequest } from '../../domain/errors.ts';
+import { ApiError, badRequest } from '../../domain/errors.ts';
+import { isMarketEnabled, marketDenied, type Account } from '../../domain/account.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import type { Store } from '../../store/index.ts';
 
@@ -15,17 +16,21 @@ function cached(store: Store, key: string, build: () => string): string {
   return body;
 }
 
-export function symbolListBody(store: Store, assetClass: AssetClass, marketRaw?: string): string {
+export function symbolListBody(store: Store, assetClass: AssetClass, account: Account, marketRaw?: string): string {
   const listed = () => store.registry.all(assetClass).filter((e) => e.listed);
   if (assetClass === 'stocks') {
     let market: string | null = null;
     if (marketRaw !== undefined) {
       market = marketRaw.trim().toUpperCase();
       if (!/^[A-Z]{2}$/.test(market)) throw badRequest(`invalid market ${quoteInput(marketRaw)}: expected a two-letter market code such as US or DE`);
+      const denied = marketDenied(account, market);
+      if (denied) throw new ApiError('FORBIDDEN', denied);
     }
-    return cached(store, `stocks|${market ?? '*'}`, () => {
+    // Only the markets enabled on the account (spec: /stocks/symbols).
+    const enabled = account.markets === 'all' ? '*' : [...account.markets].sort().join(',');
+    return cached(store, `stocks|${market ?? '*'}|${enabled}`, () => {
       const rows = listed()
-        .filter((e) => market === null || e.market === market)
+        .filter((e) => (market === null ? isMarketEnabled(account, e.market ?? '') : e.market === market))
         .sort((a, b) => cmp(a.market ?? '', b.market ?? '') || cmp(a.symbol, b.symbol))
         .map((e) => ({ symbol: e.symbol, base_symbol: e.baseSymbol ?? '', market: e.market ?? '', name: e.name }));
       return JSON.stringify({ symbols: rows });

@@ -1,0 +1,56 @@
+// Hot path: the latest quote, `GET /{class}/quote/{symbol}`, one symbol per asset class, at 64
+// connections, against a bare Bun.serve answering a body of the same bytes.
+// Target (issue 6): ≥ 0.9× the ceiling's requests/s and p99 < 5 ms.
+import { measurePair } from './lib/http-pair.ts';
+import type { BenchContext, Row } from './lib/report.ts';
+import type { MdsServer } from './lib/server.ts';
+
+export const QUOTE_PATHS: readonly { cls: string; symbol: string }[] = [
+  { cls: 'crypto', symbol: 'BTCUSD' },
+  { cls: 'forex', symbol: 'EURUSD' },
+  { cls: 'stocks', symbol: 'US:AAPL' },
+  { cls: 'indices', symbol: 'US500' },
+  { cls: 'etfs', symbol: 'US500ETF' },
+  { cls: 'commodities', symbol: 'XAUUSD' },
+];
+
+const CONNECTIONS = 64;
+const MIN_RATIO = 0.9;
+const MAX_P99_MS = 5;
+
+/** BTCUSD gets the full duration; the other classes half of it each, to keep the run short. */
+export function quoteSeconds(durationS: number, index: number): number {
+  return index === 0 ? durationS : Math.max(2, Math.round(durationS / 2));
+}
+
+export async function benchQuote(ctx: BenchContext, server: MdsServer): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [index, { cls, symbol }] of QUOTE_PATHS.entries()) {
+    const path = `/${cls}/quote/${symbol}`;
+    const seconds = quoteSeconds(ctx.durationS, index);
+    ctx.log(`quote ${path}: ceiling then ours, ${seconds} s each`);
+    const r = await measurePair(ctx, server, path, { seconds, connections: CONNECTIONS });
+    const ratio = r.ours.requestsPerS / r.ceiling.requestsPerS;
+    rows.push({
+      id: `quote.${cls}.${symbol}`,
+      bench: 'quote',
+      label: `quote ${path}`,
+      unit: 'req/s',
+      ceiling: r.ceiling.requestsPerS,
+      ceilingP50Ms: r.ceiling.latencyMs.p50,
+      ceilingP99Ms: r.ceiling.latencyMs.p99,
+      value: r.ours.requestsPerS,
+      p50Ms: r.ours.latencyMs.p50,
+      p99Ms: r.ours.latencyMs.p99,
+      mbPerS: null,
+      ratio,
+      target: `≥${MIN_RATIO}× ceiling, p99 <${MAX_P99_MS} ms`,
+      pass: r.problems.length === 0 && ratio >= MIN_RATIO && r.ours.latencyMs.p99 < MAX_P99_MS,
+      checkOn: 'ratio',
+      problems: r.problems,
+      notes: [],
+      details: { path, seconds, connections: CONNECTIONS, body_bytes: r.bodyBytes, server_cpu_share: r.serverCpuShare, ceiling: r.ceiling, ours: r.ours },
+    });
+  }
+  return rows;
+}

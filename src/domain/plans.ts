@@ -1,0 +1,56 @@
+// Plans and add-ons (spec: "Plans and access"): what each plan may use, its quota and rate. A
+// built-in table that an operator can replace with `--plans FILE` (validated with this schema).
+import { Type as T, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { ASSET_CLASSES } from './asset-classes.ts';
+
+export const ADDONS = ['fundamentals', 'bonds', 'overnight'] as const;
+export type Addon = (typeof ADDONS)[number];
+
+/** Asset classes a plan can grant: the REST/stream classes plus perpetual futures. */
+export const PLAN_CLASSES = [...ASSET_CLASSES, 'perpetuals'] as const;
+
+export const PlanSchema = T.Object(
+  {
+    name: T.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' }),
+    description: T.String(),
+    classes: T.Array(T.Union(PLAN_CLASSES.map((c) => T.Literal(c))), { uniqueItems: true }),
+    /** Calls allowed per quota window; the window restarts every `quota_window_days` from key creation. */
+    quota: T.Integer({ minimum: 1 }),
+    quota_window_days: T.Integer({ minimum: 1, maximum: 366 }),
+    /** Calls per minute, or null for no per-minute rate. */
+    per_minute: T.Union([T.Integer({ minimum: 1 }), T.Null()]),
+    stream_connections: T.Integer({ minimum: 0 }),
+    stream_subscriptions: T.Integer({ minimum: 0 }),
+    /** Add-ons a key on this plan may be given. */
+    addons: T.Array(T.Union(ADDONS.map((a) => T.Literal(a))), { uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+export type Plan = Static<typeof PlanSchema>;
+
+export const PlansFileSchema = T.Object({ plans: T.Array(PlanSchema, { minItems: 1 }) }, { additionalProperties: false });
+
+const ALL_ADDONS = [...ADDONS];
+
+export const BUILT_IN_PLANS: readonly Plan[] = [
+  { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, addons: [] },
+  { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...ASSET_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, addons: ALL_ADDONS },
+  { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...ASSET_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: ALL_ADDONS },
+  { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...ASSET_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, addons: ALL_ADDONS },
+  { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: [] },
+];
+
+/** Validates a plans file's parsed JSON; returns the plans or a list of readable problems. */
+export function parsePlans(json: unknown): { plans: Plan[] } | { errors: string[] } {
+  if (!Value.Check(PlansFileSchema, json)) {
+    return { errors: [...Value.Errors(PlansFileSchema, json)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`) };
+  }
+  const plans = (json as { plans: Plan[] }).plans;
+  const names = new Set<string>();
+  for (const p of plans) {
+    if (names.has(p.name)) return { errors: [`/plans: plan ${JSON.stringify(p.name)} appears twice`] };
+    names.add(p.name);
+  }
+  return { plans };
+}

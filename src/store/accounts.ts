@@ -1,0 +1,98 @@
+// API keys and their usage counters. Keys are written synchronously (the `mds keys` commands run
+// in their own process against the same data dir) and bump a version the server polls; usage
+// counters live in memory and are persisted through the write queue, so a restart does not
+// refill a quota.
+import { createHash, randomBytes } from 'node:crypto';
+import type { KeyRecord } from '../domain/account.ts';
+import type { StoreDbs } from './env.ts';
+import type { WriteQueue } from './write-queue.ts';
+
+export type NewKey = Pick<KeyRecord, 'name' | 'plan' | 'markets' | 'addons'>;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export class AccountStore {
+  private byHashMap = new Map<string, KeyRecord>();
+  private version = -1;
+  private readonly usage = new Map<string, number>();
+
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly queue: WriteQueue,
+  ) {
+    this.refresh();
+  }
+
+  /** Reloads the keys when another process changed them; cheap when nothing changed. */
+  refresh(): boolean {
+    this.dbs.root.resetReadTxn?.();
+    const version = (this.dbs.meta.get('keysVersion') as number | undefined) ?? 0;
+    if (version === this.version) return false;
+    const next = new Map<string, KeyRecord>();
+    for (const { value } of this.dbs.keys.getRange()) {
+      const record = value as KeyRecord;
+      next.set(record.hash, record);
+    }
+    this.byHashMap = next;
+    this.version = version;
+    return true;
+  }
+
+  byHash(hash: string): KeyRecord | undefined {
+    return this.byHashMap.get(hash);
+  }
+
+  list(): KeyRecord[] {
+    return [...this.dbs.keys.getRange()].map(({ value }) => value as KeyRecord).sort((a, b) => a.createdMs - b.createdMs);
+  }
+
+  get(id: string): KeyRecord | undefined {
+    return this.dbs.keys.get(id) as KeyRecord | undefined;
+  }
+
+  /** Creates a key; the secret is returned once and never stored. */
+  create(fields: NewKey, nowMs: number): { record: KeyRecord; secret: string } {
+    const secret = `mds_${randomBytes(24).toString('base64url')}`;
+    const record: KeyRecord = { id: `key_${randomBytes(6).toString('hex')}`, ...fields, createdMs: nowMs, revokedMs: null, hash: hashSecret(secret) };
+    this.write(record);
+    return { record, secret };
+  }
+
+  update(id: string, patch: Partial<NewKey> & { revokedMs?: number }): KeyRecord | undefined {
+    const current = this.get(id);
+    if (!current) return undefined;
+    const next: KeyRecord = { ...current, ...patch };
+    this.write(next);
+    return next;
+  }
+
+  private write(record: KeyRecord): void {
+    this.dbs.root.transactionSync(() => {
+      this.dbs.keys.putSync(record.id, record);
+      this.dbs.meta.putSync('keysVersion', ((this.dbs.meta.get('keysVersion') as number | undefined) ?? 0) + 1);
+    });
+    this.refresh();
+  }
+
+  /** Calls counted for a key in the quota window starting at `windowStartMs`. */
+  usageOf(id: string, windowStartMs: number): number {
+    const k = `${id}|${windowStartMs}`;
+    let n = this.usage.get(k);
+    if (n === undefined) {
+      n = (this.dbs.usage.get(k) as number | undefined) ?? 0;
+      this.usage.set(k, n);
+    }
+    return n;
+  }
+
+  /** Counts one call (exact: the event loop is the only writer). */
+  addUsage(id: string, windowStartMs: number): number {
+    const k = `${id}|${windowStartMs}`;
+    const n = this.usageOf(id, windowStartMs) + 1;
+    this.usage.set(k, n);
+    this.queue.mark(`usage:${k}`, () => ({ db: this.dbs.usage, key: k, value: this.usage.get(k)! }));
+    return n;
+  }
+}
