@@ -2,6 +2,7 @@
 // Wiring only: dispatches `mds <command>` to its module and turns usage errors into exit code 2.
 import { parseServeConfig, serveHelp, UsageError } from './config.ts';
 import { serve } from './cli/serve.ts';
+import { runKeys } from './cli/keys.ts';
 import { COMMIT, VERSION } from './version.ts';
 
 const HELP = `mds ${VERSION}: a self-hosted market data service (REST + WebSocket over an embedded store)
@@ -9,7 +10,8 @@ const HELP = `mds ${VERSION}: a self-hosted market data service (REST + WebSocke
 Usage: mds <command> [options]
 
 Commands:
-  serve        run the service (REST on one port, the built-in simulator by default)
+  serve        run the service (REST and WebSocket on one port, the built-in simulator by default)
+  keys         create, list, show, update and revoke API keys
 
 Options:
   -h, --help      this text ('mds serve --help' lists the serve options)
@@ -40,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
+  if (command === 'keys') return runKeys(rest, process.env, (text) => process.stdout.write(text));
   throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'mds --help' for the commands`);
 }
 

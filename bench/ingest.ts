@@ -1,0 +1,182 @@
+// Hot path: ingest. Venue ticks through the whole pipeline (consolidator per symbol → latest state
+// and ticks ring → bars → listeners) into a Store on a temp dir with durable LMDB commits, timed
+// until the final flush is durable. In-process harness, run as a child pinned to the server core.
+// Target (issue 6): ≥ 1,000,000 ticks/s durable.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../src/clock.ts';
+import { CLASS_POLICY } from '../src/domain/asset-classes.ts';
+import type { InstrumentSpec } from '../src/domain/instrument.ts';
+import { Pipeline } from '../src/ingest/pipeline.ts';
+import { CATALOG } from '../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../src/ingest/reference/seed-registry.ts';
+import { quoteAround, sigmaOver, stepPrice, tradeSize, type VenueBook } from '../src/ingest/simulator/price-model.ts';
+import { Rng, seedFor } from '../src/ingest/simulator/random.ts';
+import { VENUES_PER_CLASS } from '../src/ingest/simulator/simulator.ts';
+import { Store } from '../src/store/index.ts';
+import { BUN, SERVER_CORE, spawnPinned, withTimeout } from './lib/proc.ts';
+import type { BenchContext, Row } from './lib/report.ts';
+import { ALL_OPEN_CLOCK } from './lib/server.ts';
+
+const TARGET_TICKS_PER_S = 1_000_000;
+const DEFAULT_TICKS = 1_000_000;
+const WARMUP_TICKS = 100_000;
+/** Ticks fed between yields to the event loop, so the store's 20 ms flush timer runs as in the server. */
+const BATCH = 4096;
+/** Prebuilt books per venue, cycled: building them is not what is measured. */
+const POOL = 64;
+
+interface Feed {
+  symId: number;
+  venues: number;
+  hasTape: boolean;
+  books: VenueBook[][]; // [venue][POOL]
+  sizes: number[];
+}
+
+export interface IngestResult {
+  ticks: number;
+  seconds: number;
+  ticksPerS: number;
+  consolidated: number;
+  finalFlushMs: number;
+  generatorNsPerTick: number;
+  symbols: number;
+  timeCapped: boolean;
+}
+
+function buildFeeds(store: Store): Feed[] {
+  const feeds: Feed[] = [];
+  for (const spec of CATALOG as readonly InstrumentSpec[]) {
+    const entry = store.registry.bySymbolName(spec.symbol);
+    if (!entry) continue;
+    const rng = new Rng(seedFor(42, `bench:${spec.symbol}`));
+    const venues = VENUES_PER_CLASS[spec.assetClass];
+    let fair = spec.price;
+    const books: VenueBook[][] = Array.from({ length: venues }, () => []);
+    for (let i = 0; i < POOL; i++) {
+      fair = stepPrice(fair, sigmaOver(spec, 250), rng);
+      for (let v = 0; v < venues; v++) books[v]!.push(quoteAround(spec, fair, (v - 1) * spec.spreadBps * 0.1, 1, rng));
+    }
+    feeds.push({ symId: entry.id, venues, hasTape: CLASS_POLICY[spec.assetClass].barSource === 'trade', books, sizes: Array.from({ length: POOL }, () => tradeSize(spec, rng)) });
+  }
+  return feeds;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Feeds ticks `from` … `to - 1`: round-robin over the symbols, one millisecond apart (about 4 ticks
+ * per symbol per second, like the simulator); every 5th round of a symbol with a tape is a trade.
+ */
+async function feed(pipeline: Pipeline | null, clock: ManualClock, feeds: Feed[], startMs: number, from: number, to: number, deadline: number): Promise<number> {
+  const n = feeds.length;
+  let i = from;
+  while (i < to) {
+    const end = Math.min(to, i + BATCH);
+    for (; i < end; i++) {
+      const f = feeds[i % n]!;
+      const round = (i / n) | 0;
+      const tsMs = startMs + i;
+      const book = f.books[round % f.venues]![round % POOL]!;
+      if (f.hasTape && round % 5 === 4) {
+        const t = { venue: round % f.venues, tsMs, price: round & 1 ? book.bid : book.ask, size: f.sizes[round % POOL]! };
+        if (pipeline) pipeline.onVenueTrade(f.symId, t);
+      } else {
+        const q = { venue: round % f.venues, tsMs, bid: book.bid, ask: book.ask, bidSize: book.bidSize, askSize: book.askSize };
+        if (pipeline) pipeline.onVenueQuote(f.symId, q);
+      }
+    }
+    clock.set(startMs + i);
+    await yieldToLoop();
+    if (performance.now() > deadline) break;
+  }
+  return i - from;
+}
+
+/** The harness itself: runs in the child process. */
+export async function runIngestHarness(ticks: number, maxSeconds: number): Promise<IngestResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'mds-bench-ingest-'));
+  const store = Store.open({ dataDir: dir });
+  try {
+    seedRegistry(store, CATALOG);
+    const startMs = Date.parse(ALL_OPEN_CLOCK);
+    const clock = new ManualClock(startMs);
+    const pipeline = new Pipeline(store, clock);
+    let consolidated = 0;
+    // Stands in for the stream hub, which the server always subscribes.
+    pipeline.subscribe({ onQuote: () => void consolidated++, onTrade: () => void consolidated++ });
+    pipeline.start();
+    const feeds = buildFeeds(store);
+
+    // What the harness costs without the pipeline (ticks objects, loop, yields).
+    const g0 = performance.now();
+    const generated = await feed(null, new ManualClock(startMs), feeds, startMs, 0, ticks, Infinity);
+    const generatorNsPerTick = ((performance.now() - g0) * 1e6) / generated;
+
+    await feed(pipeline, clock, feeds, startMs, 0, WARMUP_TICKS, Infinity);
+    await store.flush();
+    consolidated = 0;
+
+    const t0 = performance.now();
+    const fed = await feed(pipeline, clock, feeds, startMs, WARMUP_TICKS, WARMUP_TICKS + ticks, t0 + maxSeconds * 1000);
+    const f0 = performance.now();
+    await store.flush();
+    const t1 = performance.now();
+    pipeline.stop();
+    const seconds = (t1 - t0) / 1000;
+    return { ticks: fed, seconds, ticksPerS: fed / seconds, consolidated, finalFlushMs: t1 - f0, generatorNsPerTick, symbols: feeds.length, timeCapped: fed < ticks };
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Promise<Row[]> {
+  ctx.log(`ingest: ${ticks.toLocaleString('en-US')} venue ticks through the pipeline into LMDB (at most ${ctx.durationS} s)`);
+  const child = spawnPinned(SERVER_CORE, [BUN, import.meta.path, '--child', String(ticks), String(ctx.durationS)]);
+  let code: number | null;
+  try {
+    code = await withTimeout(child.proc.exited, (ctx.durationS * 3 + 60) * 1000, 'ingest harness');
+  } catch (err) {
+    await child.stop(2000);
+    throw err;
+  }
+  await child.stdout.done;
+  const m = child.stdout.text().match(/^INGEST_RESULT (.*)$/m);
+  if (code !== 0 || !m) throw new Error(`ingest harness failed (exit ${code}):\n${child.stderr.text()}\n${child.stdout.text()}`);
+  const r = JSON.parse(m[1]!) as IngestResult;
+  const notes = [`${r.ticks.toLocaleString('en-US')} ticks over ${r.symbols} symbols in ${r.seconds.toFixed(2)} s, final flush ${r.finalFlushMs.toFixed(0)} ms; ${r.consolidated.toLocaleString('en-US')} consolidated ticks stored; harness alone ${r.generatorNsPerTick.toFixed(0)} ns/tick`];
+  if (r.timeCapped) notes.push(`stopped at the ${ctx.durationS} s cap before ${ticks.toLocaleString('en-US')} ticks`);
+  return [
+    {
+      id: 'ingest',
+      bench: 'ingest',
+      label: 'ingest, durable LMDB',
+      unit: 'ticks/s',
+      ceiling: null,
+      ceilingP50Ms: null,
+      ceilingP99Ms: null,
+      value: r.ticksPerS,
+      p50Ms: null,
+      p99Ms: null,
+      mbPerS: null,
+      ratio: null,
+      target: `≥${TARGET_TICKS_PER_S.toLocaleString('en-US')} ticks/s`,
+      pass: r.ticksPerS >= TARGET_TICKS_PER_S,
+      checkOn: 'value',
+      problems: [],
+      notes,
+      details: { ...r },
+    },
+  ];
+}
+
+if (import.meta.main && process.argv[2] === '--child') {
+  const ticks = Number(process.argv[3] ?? DEFAULT_TICKS);
+  const maxSeconds = Number(process.argv[4] ?? 10);
+  const result = await runIngestHarness(ticks, maxSeconds);
+  console.log(`INGEST_RESULT ${JSON.stringify(result)}`);
+  process.exit(0);
+}

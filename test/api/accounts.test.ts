@@ -1,0 +1,168 @@
+// Accounts over real HTTP and the real `mds keys` CLI: 401/403/429, headers, quota exactness
+// under concurrency and across a restart, list filtering, stream entitlements, keys never logged.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServer, type TestServer } from '../support/server.ts';
+import { connect } from '../support/ws-client.ts';
+
+const MAIN = resolve(import.meta.dir, '../../src/main.ts');
+
+/** Runs the real `mds keys` command; returns its exit code and output. */
+async function keys(dataDir: string, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn([process.execPath, MAIN, 'keys', ...args, '--data-dir', dataDir], { stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, out, err };
+}
+
+async function createKey(dataDir: string, ...args: string[]): Promise<{ id: string; key: string }> {
+  const r = await keys(dataDir, 'create', '--json', ...args);
+  expect(r.code).toBe(0);
+  return JSON.parse(r.out);
+}
+
+async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+let server: TestServer;
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'mds-acct-'));
+  server = await startServer({ dataDir });
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('keys', () => {
+  test('create → use → revoke → 401, while the server runs', async () => {
+    const { id, key } = await createKey(dataDir, '--plan', 'free', '--name', 'round trip');
+    expect(key).toStartWith('mds_');
+    await until(async () => (await server.get('/crypto/quote/BTCUSD', { key })).status === 200, 'the new key to work');
+    const listed = await keys(dataDir, 'list', '--json');
+    expect(JSON.parse(listed.out).find((k: { id: string }) => k.id === id)).toMatchObject({ id, plan: 'free', name: 'round trip', markets: ['US'], revoked: null });
+    expect(listed.out).not.toContain(key);
+    expect((await keys(dataDir, 'revoke', id)).code).toBe(0);
+    await until(async () => (await server.get('/crypto/quote/BTCUSD', { key })).status === 401, 'the revoked key to fail');
+    const res = await server.get('/crypto/quote/BTCUSD', { key });
+    expect(((await res.json()) as { error: string }).error).toBe('API key revoked');
+  });
+
+  test('the CLI refuses unknown plans, markets and add-ons the plan does not offer, with exit code 2', async () => {
+    for (const args of [['--plan', 'gold'], ['--plan', 'free', '--markets', 'XX'], ['--plan', 'free', '--addons', 'fundamentals'], ['--plan', 'pro', '--addons', 'astrology']]) {
+      const r = await keys(dataDir, 'create', ...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toStartWith('mds: --');
+    }
+  });
+
+  test('401 messages: missing, unknown', async () => {
+    expect(((await (await server.get('/crypto/quote/BTCUSD', { key: null })).json()) as { error: string }).error).toStartWith('missing API key');
+    expect(((await (await server.get('/crypto/quote/BTCUSD', { key: 'mds_not_a_real_key_000000' })).json()) as { error: string }).error).toBe('invalid API key');
+  });
+
+  test('the key works as ?apiKey=, and the header wins over the query parameter', async () => {
+    const { key } = await createKey(dataDir, '--plan', 'free');
+    await until(async () => (await server.get(`/crypto/quote/BTCUSD?apiKey=${key}`, { key: null })).status === 200, 'the query key');
+    expect((await server.get(`/crypto/quote/BTCUSD?apiKey=${key}`, { key: 'wrong-header-key' })).status).toBe(401);
+    expect(server.logs.join('\n')).not.toContain(key);
+  });
+});
+
+describe('entitlements', () => {
+  let free: string;
+  beforeAll(async () => {
+    free = (await createKey(dataDir, '--plan', 'free', '--markets', 'US')).key;
+    await until(async () => (await server.get('/crypto/symbols', { key: free })).status === 200, 'the key');
+  });
+
+  test('an asset class outside the plan is a 403 naming the class and plan', async () => {
+    const res = await server.get('/indices/quote/US500', { key: free });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: string }).error).toBe('asset class indices is not included in the free plan');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('3000');
+  });
+
+  test('a stocks market not enabled on the account is a 403; the list shows only enabled markets', async () => {
+    const res = await server.get('/stocks/quote/DE:SAP', { key: free });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: string }).error).toBe('market DE is not enabled for this account');
+    const list = (await (await server.get('/stocks/symbols', { key: free })).json()) as { symbols: { market: string }[] };
+    expect(list.symbols.length).toBeGreaterThan(10);
+    expect(list.symbols.every((s) => s.market === 'US')).toBe(true);
+    expect((await server.get('/stocks/symbols?market=DE', { key: free })).status).toBe(403);
+    expect((await server.get('/stocks/quote/US:AAPL', { key: free })).status).toBe(200);
+  });
+
+  test('the stream refuses channels and markets outside the plan with a forbidden error frame', async () => {
+    await using c = await connect(`${server.base.replace('http', 'ws')}/?apiKey=${free}`);
+    const ready = await c.next((m) => m.type === 'ready');
+    expect(ready.limits).toMatchObject({ max_connections: 2, max_subscriptions: 50 });
+    c.send({ action: 'subscribe', channels: ['indices.quotes'], symbols: ['US500'] });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'asset class indices is not included in the free plan' });
+    c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['DE:SAP'] });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not enabled for this account' });
+    c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['US:AAPL'] });
+    expect((await c.next((m) => m.type === 'subscribed')).subscriptions).toEqual([{ channel: 'stocks.quotes', symbol: 'US:AAPL' }]);
+  });
+});
+
+describe('quota', () => {
+  test('3,500 concurrent calls on a fresh free key: exactly 3,000 succeed and 500 get 429; a restart does not refill it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-quota-'));
+    try {
+      const { key } = await createKey(dir, '--plan', 'free');
+      let own = await startServer({ dataDir: dir, args: ['--feed', 'none'] });
+      const statuses = await Promise.all(Array.from({ length: 3500 }, () => own.get('/crypto/symbols', { key }).then(async (r) => (await r.arrayBuffer(), r.status))));
+      expect(statuses.filter((s) => s === 200).length).toBe(3000);
+      expect(statuses.filter((s) => s === 429).length).toBe(500);
+      const limited = await own.get('/crypto/symbols', { key });
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(86_400);
+      await own.stop();
+      own = await startServer({ dataDir: dir, args: ['--feed', 'none'] });
+      expect((await own.get('/crypto/symbols', { key })).status).toBe(429);
+      await own.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a per-minute rate from a --plans file: 429 after N calls with minute headers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-rate-'));
+    try {
+      const plansFile = join(dir, 'plans.json');
+      writeFileSync(plansFile, JSON.stringify({ plans: [{ name: 'tiny', description: 'test', classes: ['crypto'], quota: 1000, quota_window_days: 30, per_minute: 3, stream_connections: 1, stream_subscriptions: 5, addons: [] }] }));
+      const { key } = await createKey(dir, '--plan', 'tiny', '--plans', plansFile);
+      await using own = await startServer({ dataDir: dir, args: ['--feed', 'none', '--plans', plansFile] });
+      const seen: [number, string | null, string | null][] = [];
+      for (let i = 0; i < 4; i++) {
+        const r = await own.get('/crypto/symbols', { key });
+        seen.push([r.status, r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')]);
+      }
+      expect(seen).toEqual([[200, '3', '2'], [200, '3', '1'], [200, '3', '0'], [429, '3', '0']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an invalid --plans file stops the server with exit code 2 and says what is wrong', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-plans-'));
+    try {
+      writeFileSync(join(dir, 'plans.json'), JSON.stringify({ plans: [{ name: 'x', quota: -1 }] }));
+      const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--feed', 'none', '--data-dir', dir, '--plans', join(dir, 'plans.json')], { stdout: 'pipe', stderr: 'pipe' });
+      expect(await proc.exited).toBe(2);
+      expect(await new Response(proc.stderr).text()).toContain('is not valid');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
