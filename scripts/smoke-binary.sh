@@ -161,6 +161,23 @@ check_minute_bars() {
     && j.results.every((b) => b.l <= Math.min(b.o, b.c) && Math.max(b.o, b.c) <= b.h && b.t % 60000 === 0)'
 }
 
+check_websocket() {
+  # A real WebSocket client (Node's, behind its flag on Node 20): ready, subscribe ack, one quote.
+  node --experimental-websocket -e '
+    const ws = new WebSocket(process.argv[1]);
+    const seen = [];
+    const done = (ok, why) => { if (!ok) console.error(why + "; frames: " + JSON.stringify(seen).slice(0, 400)); process.exit(ok ? 0 : 1); };
+    setTimeout(() => done(false, "no quote within 10 s"), 10000);
+    ws.onerror = () => done(false, "connection failed");
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      seen.push(m.type);
+      if (m.type === "ready") ws.send(JSON.stringify({ action: "subscribe", channels: ["crypto.quotes"], symbols: ["BTCUSD"] }));
+      if (m.type === "error") done(false, "error frame " + e.data);
+      if (m.type === "quote") done(m.symbol === "BTCUSD" && m.bid > 0 && m.ts === m.timestamp && seen.includes("subscribed"), "bad quote " + e.data);
+    };' "ws://127.0.0.1:$PORT/?apiKey=$DEV_KEY" 2>&1
+}
+
 check_resumed() {
   grep -q 'resuming' "$LOG" || { echo "second start did not log 'resuming'" >&2; return 1; }
 }
@@ -211,6 +228,7 @@ main() {
   run_check key_required
   run_check quote
   run_check minute_bars
+  run_check websocket
   stop_server
 
   start_server second
