@@ -120,7 +120,7 @@ function toRow(ctx: BenchContext, opts: FanoutOptions, results: ClientResult[], 
   if (subscribed < connections) problems.push(`only ${subscribed} of ${connections} connections subscribed`);
   for (const r of results) for (const e of r.errors) problems.push(`server said: ${e.slice(0, 200)}`);
   const notes = [
-    `server produced ${ticksPerS.toFixed(0)} ticks/s per connection (${FANOUT_CHANNELS[opts.channels].join(', ')}; simulator default rate); ${connections} connections, ${closed} closed`,
+    `server produced ${ticksPerS.toFixed(0)} ticks/s per connection (${opts.channels === 'quotes' ? 'crypto, forex and stock quotes' : 'quotes and trades of all 6 classes'}; simulator default rate); ${connections} connections, ${closed} closed`,
     `${opts.procs} client process(es) on core ${LOAD_CORE} used ${clientCpu} of a core; server used ${serverCpuShare === null ? '?' : `${(serverCpuShare * 100).toFixed(0)}%`} of core 0`,
     `latency from ${samples.toLocaleString('en-US')} sampled messages (1 in ${opts.sampleEvery}); server clock offset ${results[0]?.offsetMs ?? '?'} ms (clock ${opts.clock})`,
   ];

@@ -31,47 +31,43 @@ export class StreamHub implements TickSink {
   }
 
   onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }): void {
-    const server = this.server;
-    if (!server) return;
     const channel = `${entry.assetClass}.quotes`;
-    const jTopic = topicOf('json', channel, entry.symbol);
-    const jAll = topicOf('json', channel, '*');
-    const jCount = server.subscriberCount(jTopic) + server.subscriberCount(jAll);
-    if (jCount > 0) {
-      const text = quoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs);
-      server.publish(jTopic, text);
-      server.publish(jAll, text);
-      this.published += jCount;
-    }
-    const mTopic = topicOf('msgpack', channel, entry.symbol);
-    const mAll = topicOf('msgpack', channel, '*');
-    const mCount = server.subscriberCount(mTopic) + server.subscriberCount(mAll);
-    if (mCount > 0) {
-      const bytes = packObject({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, seq });
-      server.publish(mTopic, bytes);
-      server.publish(mAll, bytes);
-      this.published += mCount;
-    }
+    this.fanOut(
+      channel,
+      entry.symbol,
+      () => quoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs),
+      () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, seq }),
+    );
   }
 
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void {
+    const channel = `${entry.assetClass}.trades`;
+    this.fanOut(
+      channel,
+      entry.symbol,
+      () => tradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs),
+      () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, seq }),
+    );
+  }
+
+  /** Publishes one tick to the symbol's and the whole channel's topics, encoding each format only if it has subscribers. */
+  private fanOut(channel: string, symbol: string, json: () => string, object: () => Record<string, unknown>): void {
     const server = this.server;
     if (!server) return;
-    const channel = `${entry.assetClass}.trades`;
-    const jTopic = topicOf('json', channel, entry.symbol);
+    const jTopic = topicOf('json', channel, symbol);
     const jAll = topicOf('json', channel, '*');
     const jCount = server.subscriberCount(jTopic) + server.subscriberCount(jAll);
     if (jCount > 0) {
-      const text = tradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs);
+      const text = json();
       server.publish(jTopic, text);
       server.publish(jAll, text);
       this.published += jCount;
     }
-    const mTopic = topicOf('msgpack', channel, entry.symbol);
+    const mTopic = topicOf('msgpack', channel, symbol);
     const mAll = topicOf('msgpack', channel, '*');
     const mCount = server.subscriberCount(mTopic) + server.subscriberCount(mAll);
     if (mCount > 0) {
-      const bytes = packObject({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, seq });
+      const bytes = packObject(object());
       server.publish(mTopic, bytes);
       server.publish(mAll, bytes);
       this.published += mCount;
