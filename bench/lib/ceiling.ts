@@ -5,6 +5,7 @@ import { BUN, removeDir, SERVER_CORE, spawnPinned, tempDir, withTimeout } from '
 
 export interface Ceiling {
   base: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -21,7 +22,7 @@ export async function startCeiling(body: Uint8Array): Promise<Ceiling> {
     const exited = child.proc.exited.then((code) => ({ code }));
     const m = await withTimeout(Promise.race([child.stdout.waitFor(/ceiling listening on (\d+)/), exited]), 20_000, 'starting the ceiling server');
     if ('code' in m) throw new Error(`ceiling server exited with code ${m.code}: ${child.stderr.text()}`);
-    return { base: `http://127.0.0.1:${m[1]}`, stop };
+    return { base: `http://127.0.0.1:${m[1]}`, pid: child.pid, stop };
   } catch (err) {
     await stop();
     throw err;

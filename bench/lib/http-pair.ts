@@ -12,8 +12,23 @@ export interface PairResult {
   ours: WrkResult;
   /** Share of one core the server process used during our measurement. */
   serverCpuShare: number | null;
+  ceilingCpuShare: number | null;
   problems: string[];
+  /** One line on where the CPU went, and a warning when wrk itself was the limit. */
+  cpuNote: string;
 }
+
+/** Measures `run` and the CPU the process `pid` used meanwhile, as a share of one core. */
+async function withCpu<T>(pid: number, run: () => Promise<T>): Promise<{ value: T; cpuShare: number | null }> {
+  const before = cpuSeconds(pid);
+  const started = performance.now();
+  const value = await run();
+  const after = cpuSeconds(pid);
+  const wallS = (performance.now() - started) / 1000;
+  return { value, cpuShare: before !== null && after !== null ? (after - before) / wallS : null };
+}
+
+const pct = (share: number | null) => (share === null ? '?' : `${(share * 100).toFixed(0)}%`);
 
 export async function measurePair(ctx: BenchContext, server: MdsServer, path: string, opts: { seconds: number; connections: number }): Promise<PairResult> {
   const body = await server.fetchBody(path);
@@ -22,21 +37,19 @@ export async function measurePair(ctx: BenchContext, server: MdsServer, path: st
 
   const ceilingServer = await startCeiling(body);
   let ceiling: WrkResult;
+  let ceilingCpuShare: number | null;
   try {
     if (ctx.warmupS > 0) await runWrk(ceilingServer.base + path, warm);
-    ceiling = await runWrk(ceilingServer.base + path, wrkOpts);
+    ({ value: ceiling, cpuShare: ceilingCpuShare } = await withCpu(ceilingServer.pid, () => runWrk(ceilingServer.base + path, wrkOpts)));
   } finally {
     await ceilingServer.stop();
   }
 
   if (ctx.warmupS > 0) await runWrk(server.base + path, warm);
-  const cpuBefore = cpuSeconds(server.pid);
-  const started = performance.now();
-  const ours = await runWrk(server.base + path, wrkOpts);
-  const cpuAfter = cpuSeconds(server.pid);
-  const wallS = (performance.now() - started) / 1000;
-  const serverCpuShare = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / wallS : null;
+  const { value: ours, cpuShare: serverCpuShare } = await withCpu(server.pid, () => runWrk(server.base + path, wrkOpts));
 
   const problems = [...wrkProblems(ceiling).map((p) => `ceiling: ${p}`), ...wrkProblems(ours)];
-  return { bodyBytes: body.length, ceiling, ours, serverCpuShare, problems };
+  let cpuNote = `CPU, ceiling vs ours: server ${pct(ceilingCpuShare)} vs ${pct(serverCpuShare)} of core 0, wrk ${pct(ceiling.loadCpuShare)} vs ${pct(ours.loadCpuShare)} of core 1`;
+  if ((ceiling.loadCpuShare ?? 0) >= 0.9) cpuNote += ' (wrk near a full core on the ceiling: the ceiling may be understated, the ratio flattered)';
+  return { bodyBytes: body.length, ceiling, ours, serverCpuShare, ceilingCpuShare, problems, cpuNote };
 }
