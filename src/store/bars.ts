@@ -26,6 +26,17 @@ export interface BarSlice {
   data: Float64Array;
 }
 
+/** One chunk a window touches (see `BarStore.chunkSpans`). */
+export interface BarChunkSpan {
+  /** The chunk's key: the start of its span. */
+  start: number;
+  /** Bars the chunk holds so far. */
+  count: number;
+  /** The window's bars inside the chunk: indexes [from, to). */
+  from: number;
+  to: number;
+}
+
 interface HotChunk {
   start: number;
   buf: Buffer;
@@ -149,6 +160,36 @@ export class BarStore {
       offset += part.length;
     }
     return { count: total, data: out };
+  }
+
+  /**
+   * The chunks holding completed bars with fromMs ≤ t < toMs, ascending, without copying a bar:
+   * each chunk's bar count so far and the window's index range inside it. Bars are only ever
+   * appended to a chunk, so (start, count) names its first `count` bars for good.
+   */
+  chunkSpans(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarChunkSpan[] {
+    const spans: BarChunkSpan[] = [];
+    const last = this.lastCompletedT(symId, tf);
+    if (last === null || last < fromMs) return spans;
+    toMs = Math.min(toMs, last + 1);
+    const span = chunkSpanMs(tf);
+    for (let start = chunkStartOf(tf, fromMs); start < toMs; start += span) {
+      const bytes = this.chunkBytes(symId, tf, start);
+      if (!bytes || bytes.length === 0) continue;
+      const from = start >= fromMs ? 0 : lowerBound(bytes, fromMs);
+      const count = bytes.length / BAR_BYTES;
+      const to = start + span <= toMs ? count : lowerBound(bytes, toMs);
+      if (to > from) spans.push({ start, count, from, to });
+    }
+    return spans;
+  }
+
+  /** A copy of bars [fromIndex, toIndex) of one chunk, as packed records. */
+  chunkRecords(symId: number, tf: Timeframe, start: number, fromIndex: number, toIndex: number): Float64Array {
+    const bytes = this.chunkBytes(symId, tf, start);
+    const out = new Float64Array(Math.max(0, toIndex - fromIndex) * BAR_FIELDS);
+    if (bytes && out.length > 0) new Uint8Array(out.buffer).set(bytes.subarray(fromIndex * BAR_BYTES, toIndex * BAR_BYTES));
+    return out;
   }
 
   /** The last completed bar with t < beforeMs, searching back at most `maxChunks` chunks. */

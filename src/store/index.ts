@@ -1,5 +1,5 @@
 export { Store, type StoreOptions } from './store.ts';
-export type { BarSlice } from './bars.ts';
+export type { BarChunkSpan, BarSlice } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { TickKind } from './ticks.ts';
 export { BAR_FIELDS } from './codecs.ts';

@@ -3,7 +3,7 @@
 import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
 import { AccountStore } from './accounts.ts';
-import { BarStore, type BarSlice } from './bars.ts';
+import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
 import { Registry } from './registry.ts';
@@ -103,6 +103,16 @@ export class Store {
 
   barsInRange(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarSlice {
     return this.bars.range(symId, tf, fromMs, toMs);
+  }
+
+  /** The chunks a window of completed bars touches, with each chunk's count so far (no bar copied). */
+  barChunkSpans(symId: number, tf: Timeframe, fromMs: number, toMs: number): BarChunkSpan[] {
+    return this.bars.chunkSpans(symId, tf, fromMs, toMs);
+  }
+
+  /** A copy of bars [fromIndex, toIndex) of the chunk starting at `chunkStart`, as packed records. */
+  barChunkRecords(symId: number, tf: Timeframe, chunkStart: number, fromIndex: number, toIndex: number): Float64Array {
+    return this.bars.chunkRecords(symId, tf, chunkStart, fromIndex, toIndex);
   }
 
   lastBarBefore(symId: number, tf: Timeframe, beforeMs: number): Bar | null {

@@ -23,7 +23,7 @@ describe('store failures', () => {
     seedRegistry(store, CATALOG);
     const failing = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === 'latest' || prop === 'barsInRange') return () => { throw new Error('disk read failed'); };
+        if (prop === 'latest' || prop === 'barsInRange' || prop === 'barChunkSpans') return () => { throw new Error('disk read failed'); };
         return Reflect.get(target, prop, receiver);
       },
     });

@@ -5,7 +5,7 @@ import { ApiError } from '../../domain/errors.ts';
 import type { Bar } from '../../domain/bar.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import type { RangeParams } from '../../domain/range-params.ts';
-import { BAR_FIELDS_COUNT, type BarColumns } from '../serialize.ts';
+import type { BarChunkSpan } from '../../store/index.ts';
 import type { Timeframe } from '../../domain/timeframes.ts';
 import { alignmentFor } from '../../market/bar-alignment.ts';
 import { SETTLE_LAG_MS, type ApiDeps } from '../deps.ts';
@@ -37,27 +37,32 @@ export function latestSettledBar(deps: ApiDeps, entry: SymbolEntry, tf: Timefram
   return { bar: candidate, barEndMs, asOfMs: barEndMs + SETTLE_LAG_MS, nextChangeMs: Math.max(nextChangeMs, now + 1000) };
 }
 
-/** Bars of the window, sorted and paged per the request, with the window's total. */
-export function barRange(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): { columns: BarColumns; start: number; count: number; step: 1 | -1; total: number } {
-  const slice = deps.store.barsInRange(entry.id, p.tf, p.fromMs, p.toMs);
-  let data = slice.data;
-  let total = slice.count;
-  const live = deps.bars.barInProgress(entry.id, p.tf);
-  const lastSealedT = total > 0 ? data[(total - 1) * BAR_FIELDS_COUNT]! : -Infinity;
-  if (live && live.t >= p.fromMs && live.t < p.toMs && live.t > lastSealedT) {
-    const grown = new Float64Array((total + 1) * BAR_FIELDS_COUNT);
-    grown.set(data);
-    const at = total * BAR_FIELDS_COUNT;
-    grown[at] = live.t;
-    grown[at + 1] = live.o;
-    grown[at + 2] = live.h;
-    grown[at + 3] = live.l;
-    grown[at + 4] = live.c;
-    grown[at + 5] = live.v ?? NaN;
-    data = grown;
-    total++;
-  }
+/**
+ * One page of a window, in ascending bar order: the window holds `sealed` completed bars (the
+ * store's chunk spans, oldest first) and, when `live` is set, the bar in progress after them. The
+ * page is bars [lo, hi) of that sequence; `desc` pages are written newest first.
+ */
+export interface RangePage {
+  spans: BarChunkSpan[];
+  sealed: number;
+  live: Bar | null;
+  total: number;
+  lo: number;
+  hi: number;
+  desc: boolean;
+}
+
+/** Which bars of the window the request's sort, offset and limit select (spec: sorted, then paged). */
+export function rangePage(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): RangePage {
+  const spans = deps.store.barChunkSpans(entry.id, p.tf, p.fromMs, p.toMs);
+  let sealed = 0;
+  for (const span of spans) sealed += span.to - span.from;
+  let live = deps.bars.barInProgress(entry.id, p.tf);
+  // The bar in progress counts when it lies in the window and follows every completed bar.
+  if (live && !(live.t >= p.fromMs && live.t < p.toMs && live.t > (deps.store.lastCompletedBarT(entry.id, p.tf) ?? -Infinity))) live = null;
+  const total = sealed + (live ? 1 : 0);
   const count = Math.max(0, Math.min(p.limit, total - p.offset));
-  const start = p.sort === 'asc' ? p.offset : total - 1 - p.offset;
-  return { columns: data, start, count, step: p.sort === 'asc' ? 1 : -1, total };
+  const desc = p.sort === 'desc';
+  const lo = desc ? total - p.offset - count : p.offset;
+  return { spans, sealed, live, total, lo, hi: lo + count, desc };
 }

@@ -7,12 +7,13 @@ import { parseRangeParams } from '../../domain/range-params.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import { isTimeframe, TIMEFRAMES } from '../../domain/timeframes.ts';
 import type { ApiDeps } from '../deps.ts';
-import { jsonResponse } from '../http.ts';
+import { JSON_TYPE, jsonResponse } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
-import { barRange, latestSettledBar } from '../queries/bars.ts';
+import { latestSettledBar, rangePage } from '../queries/bars.ts';
 import { lastTradeOf, quoteOf, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
-import { barJson, rangeJson } from '../serialize.ts';
+import { rangeBody } from '../range-body.ts';
+import { barJson } from '../serialize.ts';
 import { symbolListBody } from './symbol-lists.ts';
 
 const SymbolParams = t.Object({ symbol: t.String() });
@@ -53,11 +54,12 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
     )
     .get(
       '/agg/:symbol/:multiplier/:timespan/:from/:to',
-      ({ params, query, request }) => {
+      // Bytes assembled from cached encoded bars; Elysia answers them with the gate's headers.
+      ({ params, query, request, set }) => {
         const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
-        const r = barRange(deps, entry, range);
-        return jsonResponse(rangeJson(entry.symbol, r.columns, r.start, r.count, r.step, r.total, range.offset));
+        set.headers['content-type'] = JSON_TYPE;
+        return rangeBody(store, entry, range.tf, rangePage(deps, entry, range));
       },
       { params: RangePath, query: RangeQuery },
     );
