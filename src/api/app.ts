@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { classOfPath, createGate, type GateContext } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
+import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 
@@ -33,6 +34,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
     .get('/symbols', () => jsonResponse(legacySymbolsBody(deps.store)));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
+  app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
 }
 

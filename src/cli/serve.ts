@@ -17,6 +17,7 @@ import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { backfillInstrument, fillGap } from '../ingest/simulator/history.ts';
 import { Rng, seedFor } from '../ingest/simulator/random.ts';
 import { Simulator } from '../ingest/simulator/simulator.ts';
+import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { VERSION } from '../version.ts';
@@ -47,10 +48,14 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs(), log);
   const pipeline = new Pipeline(store, clock);
   let simulator: Simulator | null = null;
+  let fundamentals: SimulatedFundamentals | null = null;
   if (config.feed === 'sim') {
     simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed });
     simulator.publishClosingBooks(store);
     simulator.start();
+    // After the closing books: the fundamentals are cross-checked against these prices.
+    fundamentals = new SimulatedFundamentals(store, CATALOG, clock, config.seed);
+    fundamentals.start();
   }
   pipeline.start();
 
@@ -89,6 +94,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const stop = () =>
     (stopping ??= (async () => {
       simulator?.stop();
+      fundamentals?.stop();
       pipeline.stop();
       stream.stop();
       auth.stop();

@@ -16,6 +16,9 @@ export const ERRORS = {
   // Ours: the spec leaves these texts open.
   NOT_FOUND: { status: 404, message: 'not found' },
   UNKNOWN_MARKET: { status: 404, message: 'unknown market' },
+  // Fundamentals single route: 404 when unknown or not covered yet (spec error table; text ours).
+  NO_FUNDAMENTALS: { status: 404, message: 'no fundamentals for this symbol yet (new listings can lag a day)' },
+  FUNDAMENTALS_MARKET_NOT_COVERED: { status: 404, message: 'no fundamentals for this market: fundamentals cover the stock markets US, DE, ES and FR' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed: the API is read-only and answers GET only' },
   MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header or the apiKey query parameter' },
   INVALID_KEY: { status: 401, message: 'invalid API key' },

@@ -24,6 +24,8 @@ export interface StoreDbs {
   keys: Database<unknown, string>;
   /** `keyId|windowStartMs` → calls counted in that quota window. */
   usage: Database<unknown, string>;
+  /** `CC:SYMBOL` → fundamentals record (msgpack). Key order is market, then symbol: the paging index. */
+  fundamentals: Database<unknown, string>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -40,5 +42,6 @@ export function openDbs(dataDir: string): StoreDbs {
     meta: root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' }),
     keys: root.openDB<unknown, string>({ name: 'keys', encoding: 'msgpack' }),
     usage: root.openDB<unknown, string>({ name: 'usage', encoding: 'msgpack' }),
+    fundamentals: root.openDB<unknown, string>({ name: 'fundamentals', encoding: 'msgpack' }),
   };
 }

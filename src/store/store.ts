@@ -3,6 +3,7 @@
 import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
 import { AccountStore } from './accounts.ts';
+import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
@@ -21,6 +22,7 @@ export interface StoreOptions {
 export class Store {
   readonly registry: Registry;
   readonly accounts: AccountStore;
+  readonly fundamentals: FundamentalsStore;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -41,6 +43,7 @@ export class Store {
     this.ticks = new TickRing(this.dbs, this.queue, opts.ringCapacity ?? 8192);
     this.latestStore = new LatestStore(this.dbs, this.queue);
     this.accounts = new AccountStore(this.dbs, this.queue);
+    this.fundamentals = new FundamentalsStore(this.dbs);
   }
 
   static open(opts: StoreOptions): Store {

@@ -1,0 +1,101 @@
+// The fundamentals routes (spec: "Fundamentals routes"; add-on, REST only): one item, a batch by
+// symbols, and a market paged by an opaque cursor. Items are served as stored (their JSON was made
+// when they were written); handlers only check access, look up and join.
+import { Elysia, t } from 'elysia';
+import { addonDenied, marketDenied, type Account } from '../../domain/account.ts';
+import { ApiError, badRequest } from '../../domain/errors.ts';
+import { FUNDAMENTALS_MARKETS, isFundamentalsMarket } from '../../domain/fundamentals.ts';
+import { normalizeSymbol, quoteInput } from '../../domain/symbols.ts';
+import type { ApiDeps } from '../deps.ts';
+import { jsonResponse } from '../http.ts';
+import { accountOf } from '../plugins/gate.ts';
+import { decodeCursor, encodeCursor } from '../queries/fundamentals-cursor.ts';
+
+/** Spec limits: batch symbols, and the page size of the paged list. */
+export const MAX_BATCH_SYMBOLS = 100;
+export const DEFAULT_PAGE_SIZE = 500;
+export const MAX_PAGE_SIZE = 1000;
+
+const SymbolParams = t.Object({ symbol: t.String() });
+const ListQuery = t.Object({ symbols: t.Optional(t.String()), market: t.Optional(t.String()), cursor: t.Optional(t.String()), limit: t.Optional(t.String()) });
+
+/** The caller's account, once it is known to carry the fundamentals add-on. */
+function entitledAccount(request: Request): Account {
+  const account = accountOf(request);
+  const denied = addonDenied(account, 'fundamentals');
+  if (denied) throw new ApiError('FORBIDDEN', denied);
+  return account;
+}
+
+function checkMarketEnabled(account: Account, market: string): void {
+  const denied = marketDenied(account, market);
+  if (denied) throw new ApiError('FORBIDDEN', denied);
+}
+
+function parseLimit(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  const text = raw.trim();
+  const n = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= MAX_PAGE_SIZE)) throw badRequest(`invalid limit ${quoteInput(raw)}: an integer from 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`);
+  return n;
+}
+
+export function fundamentalsRoutes(deps: ApiDeps) {
+  const { store } = deps;
+  let cursorKey: Uint8Array | null = null;
+  const key = () => (cursorKey ??= store.fundamentals.cursorKey());
+
+  const single = (account: Account, raw: string): string => {
+    const symbol = normalizeSymbol('stocks', raw);
+    const market = symbol.slice(0, 2);
+    checkMarketEnabled(account, market);
+    if (!isFundamentalsMarket(market)) throw new ApiError('FUNDAMENTALS_MARKET_NOT_COVERED');
+    const record = store.fundamentals.get(symbol);
+    if (record) return record.json;
+    throw new ApiError(store.registry.resolve('stocks', symbol) ? 'NO_FUNDAMENTALS' : 'UNKNOWN_SYMBOL');
+  };
+
+  const batch = (account: Account, raw: string): string => {
+    const requested = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    if (requested.length === 0) throw badRequest(`symbols is empty: give 1 to ${MAX_BATCH_SYMBOLS} comma-separated CC:SYMBOL, e.g. US:AAPL,DE:SAP`);
+    if (requested.length > MAX_BATCH_SYMBOLS) throw badRequest(`too many symbols: at most ${MAX_BATCH_SYMBOLS} per request, got ${requested.length}`);
+    const symbols = [...new Set(requested.map((s) => normalizeSymbol('stocks', s)))];
+    for (const market of new Set(symbols.map((s) => s.slice(0, 2)))) checkMarketEnabled(account, market);
+    const items: string[] = [];
+    const missing: string[] = [];
+    for (const symbol of symbols) {
+      const record = isFundamentalsMarket(symbol.slice(0, 2)) ? store.fundamentals.get(symbol) : undefined;
+      if (record) items.push(record.json);
+      else missing.push(symbol);
+    }
+    return `{"count":${items.length},"items":[${items.join(',')}],"missing":${JSON.stringify(missing)}}`;
+  };
+
+  const page = (account: Account, query: { market?: string; cursor?: string; limit?: string }): string => {
+    const market = (query.market ?? 'US').trim().toUpperCase();
+    if (!isFundamentalsMarket(market)) throw badRequest(`invalid market ${quoteInput(query.market ?? '')}: fundamentals cover the markets ${FUNDAMENTALS_MARKETS.join(', ')}`);
+    checkMarketEnabled(account, market);
+    const limit = parseLimit(query.limit);
+    let after: string | null = null;
+    if (query.cursor !== undefined) {
+      after = decodeCursor(key(), query.cursor.trim());
+      if (after === null) throw badRequest('invalid cursor: pass the next_cursor of the previous page unchanged, or omit cursor for the first page');
+      if (after.slice(0, 3) !== `${market}:`) throw badRequest(`invalid cursor: it continues market ${after.slice(0, 2)}, not ${market}; pass the same market on every page`);
+    }
+    const result = store.fundamentals.page(market, after, limit);
+    const next = result.hasMore && result.lastSymbol !== null ? `,"next_cursor":"${encodeCursor(key(), result.lastSymbol)}"` : '';
+    return `{"market":"${market}","count":${result.items.length},"items":[${result.items.join(',')}]${next}}`;
+  };
+
+  return new Elysia({ prefix: '/fundamentals' })
+    .get('/stocks/:symbol', ({ params, request }) => jsonResponse(single(entitledAccount(request), params.symbol)), { params: SymbolParams })
+    .get(
+      '/stocks',
+      ({ query, request }) => {
+        const account = entitledAccount(request);
+        // `market`, `cursor` and `limit` are ignored when `symbols` is present (spec).
+        return jsonResponse(query.symbols !== undefined ? batch(account, query.symbols) : page(account, query));
+      },
+      { query: ListQuery },
+    );
+}

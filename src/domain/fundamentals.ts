@@ -1,0 +1,150 @@
+// The fundamentals item (spec: "Fundamentals item"): its TypeBox schema, the two refresh groups
+// its fields fall into, the record we keep per symbol, and the serializer that turns a record
+// into the served JSON once, at write time (items are served from stored values).
+import { Type as T, type Static } from '@sinclair/typebox';
+
+/** Markets fundamentals cover (spec: "Fundamentals routes"). */
+export const FUNDAMENTALS_MARKETS = ['US', 'DE', 'ES', 'FR'] as const;
+export type FundamentalsMarket = (typeof FUNDAMENTALS_MARKETS)[number];
+
+export function isFundamentalsMarket(market: string): market is FundamentalsMarket {
+  return (FUNDAMENTALS_MARKETS as readonly string[]).includes(market);
+}
+
+const Count = T.Integer({ minimum: 0 });
+const Fraction = T.Number({ minimum: 0, maximum: 1 });
+
+/** Identity fields are always present; every other field is left out (never null) when unknown. */
+export const FundamentalsItemSchema = T.Object(
+  {
+    symbol: T.String(),
+    base_symbol: T.String(),
+    market: T.String(),
+    company: T.Optional(T.String()),
+    exchange: T.Optional(T.String()),
+    mic: T.Optional(T.String()),
+    country: T.Optional(T.String()),
+    country_code: T.Optional(T.String({ pattern: '^[A-Z]{2}$' })),
+    sector: T.Optional(T.String()),
+    industry: T.Optional(T.String()),
+    security_type: T.Optional(T.String()),
+    employees: T.Optional(Count),
+    market_cap: T.Optional(T.Number({ exclusiveMinimum: 0 })),
+    shares_total: T.Optional(Count),
+    free_float: T.Optional(Count),
+    float_ratio: T.Optional(Fraction),
+    shares_listed_est: T.Optional(Count),
+    free_float_est: T.Optional(Count),
+    short_interest: T.Optional(Count),
+    short_float_ratio: T.Optional(Fraction),
+    days_to_cover: T.Optional(T.Number({ minimum: 0 })),
+    insider_ownership: T.Optional(Fraction),
+    institutional_ownership: T.Optional(Fraction),
+    adv_10d: T.Optional(Count),
+    adv_90d: T.Optional(Count),
+    beta: T.Optional(T.Number()),
+    as_of: T.Optional(T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+  },
+  { $id: 'FundamentalsItem', additionalProperties: false },
+);
+export type FundamentalsItem = Static<typeof FundamentalsItemSchema>;
+
+export const FundamentalsBatchSchema = T.Object(
+  { count: T.Integer(), items: T.Array(FundamentalsItemSchema), missing: T.Array(T.String()) },
+  { $id: 'FundamentalsBatch', additionalProperties: false },
+);
+
+export const FundamentalsPageSchema = T.Object(
+  { market: T.String(), count: T.Integer(), items: T.Array(FundamentalsItemSchema), next_cursor: T.Optional(T.String()) },
+  { $id: 'FundamentalsPage', additionalProperties: false },
+);
+
+/** Profile fields: refreshed monthly (spec: "Refresh"). */
+export interface Profile {
+  company?: string;
+  exchange?: string;
+  mic?: string;
+  country?: string;
+  /** Derived from `country` at write time. */
+  countryCode?: string;
+  sector?: string;
+  industry?: string;
+  securityType?: string;
+  employees?: number;
+}
+
+/** Share-structure figures: refreshed daily and written as one set (spec: "Refresh"). */
+export interface ShareStructure {
+  marketCap?: number;
+  sharesTotal?: number;
+  freeFloat?: number;
+  floatRatio?: number;
+  sharesListedEst?: number;
+  freeFloatEst?: number;
+  shortInterest?: number;
+  shortFloatRatio?: number;
+  daysToCover?: number;
+  insiderOwnership?: number;
+  institutionalOwnership?: number;
+  adv10d?: number;
+  adv90d?: number;
+  beta?: number;
+}
+
+/** What the store keeps per symbol: both groups with their vintages, and the served JSON. */
+export interface FundamentalsRecord {
+  symbol: string;
+  baseSymbol: string;
+  market: string;
+  profile: Profile;
+  /** Vintage (YYYY-MM-DD) of the last profile refresh, or null before the first. */
+  profileAsOf: string | null;
+  shares: ShareStructure;
+  /** Vintage (YYYY-MM-DD) of the share-structure set: the item's `as_of`. */
+  sharesAsOf: string | null;
+  /** The item as served, encoded once when the record is written. */
+  json: string;
+}
+
+// Spec field order; each row: JSON name, the group and the internal name.
+const PROFILE_FIELDS: readonly (readonly [string, keyof Profile])[] = [
+  ['company', 'company'],
+  ['exchange', 'exchange'],
+  ['mic', 'mic'],
+  ['country', 'country'],
+  ['country_code', 'countryCode'],
+  ['sector', 'sector'],
+  ['industry', 'industry'],
+  ['security_type', 'securityType'],
+  ['employees', 'employees'],
+];
+
+const SHARE_FIELDS: readonly (readonly [string, keyof ShareStructure])[] = [
+  ['market_cap', 'marketCap'],
+  ['shares_total', 'sharesTotal'],
+  ['free_float', 'freeFloat'],
+  ['float_ratio', 'floatRatio'],
+  ['shares_listed_est', 'sharesListedEst'],
+  ['free_float_est', 'freeFloatEst'],
+  ['short_interest', 'shortInterest'],
+  ['short_float_ratio', 'shortFloatRatio'],
+  ['days_to_cover', 'daysToCover'],
+  ['insider_ownership', 'insiderOwnership'],
+  ['institutional_ownership', 'institutionalOwnership'],
+  ['adv_10d', 'adv10d'],
+  ['adv_90d', 'adv90d'],
+  ['beta', 'beta'],
+];
+
+/** The served item: identity, then every known field in the spec's order; unknown ones left out. */
+export function toFundamentalsItem(record: Omit<FundamentalsRecord, 'json'>): FundamentalsItem {
+  const item: Record<string, unknown> = { symbol: record.symbol, base_symbol: record.baseSymbol, market: record.market };
+  for (const [name, key] of PROFILE_FIELDS) if (record.profile[key] !== undefined) item[name] = record.profile[key];
+  for (const [name, key] of SHARE_FIELDS) if (record.shares[key] !== undefined) item[name] = record.shares[key];
+  if (record.sharesAsOf !== null) item.as_of = record.sharesAsOf;
+  return item as FundamentalsItem;
+}
+
+export function toFundamentalsJson(record: Omit<FundamentalsRecord, 'json'>): string {
+  return JSON.stringify(toFundamentalsItem(record));
+}
