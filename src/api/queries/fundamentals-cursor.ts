@@ -18,7 +18,9 @@ export function decodeCursor(key: Uint8Array, cursor: string): string | null {
   const dot = cursor.indexOf('.');
   if (dot <= 0 || cursor.length > 200 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const lastSymbol = Buffer.from(cursor.slice(0, dot), 'base64url').toString('utf8');
-  const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
-  const expected = macOf(key, lastSymbol);
-  return mac.length === expected.length && timingSafeEqual(mac, expected) ? lastSymbol : null;
+  // Compared as text: base64url decoding ignores stray trailing characters, the text does not.
+  const mac = Buffer.from(cursor.slice(dot + 1));
+  const expected = Buffer.from(macOf(key, lastSymbol).toString('base64url'));
+  const canonical = Buffer.from(lastSymbol, 'utf8').toString('base64url') === cursor.slice(0, dot);
+  return canonical && mac.length === expected.length && timingSafeEqual(mac, expected) ? lastSymbol : null;
 }
