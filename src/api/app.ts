@@ -1,6 +1,7 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
 // symbol list, health, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
+import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
 import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
@@ -12,11 +13,22 @@ import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 
-export function createApp(deps: ApiDeps, log: (line: string) => void = console.error) {
+/** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
+export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
+
+export interface AppOptions {
+  /** Bun-native routes served next to the app's own on the same port. */
+  nativeRoutes?: Record<string, NativeRoute>;
+}
+
+export function createApp(deps: ApiDeps, log: (line: string) => void = console.error, opts: AppOptions = {}) {
   const gate = createGate(deps.auth, deps.clock);
   const startedMs = deps.clock.nowMs();
-  let app = new Elysia()
-    .onRequest((ctx) => gate(ctx as unknown as GateContext))
+  // precompile: every route's handler is compiled at start, so no first request pays for it;
+  // served with listen(), each route is also registered in Bun's native router.
+  let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
+    // Destructured, so Elysia sees what the gate reads and builds nothing else (cookies, body).
+    .onRequest(({ request, set, server }) => gate({ request, set, server } as GateContext))
     .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers['x-request-id'] ?? '');
       if (error instanceof ApiError) return renderError(error, requestId);

@@ -5,8 +5,7 @@ import { resolve } from 'node:path';
 import { shiftedClock, systemClock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
-import { createApp } from '../api/app.ts';
-import { rememberClientAddress } from '../api/plugins/gate.ts';
+import { createApp, type NativeRoute } from '../api/app.ts';
 import { Authenticator } from '../auth/authenticator.ts';
 import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
@@ -61,21 +60,15 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
 
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
-  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log);
   const hub = new StreamHub(clock);
   const stream = createStream({ store, clock, hub, authenticate: (key) => auth.authenticate(key) });
   pipeline.subscribe(hub);
-  // One port: WebSocket upgrades go to the stream, everything else to the REST app.
-  const server = Bun.serve<ConnData>({
-    port: config.port,
-    hostname: config.host,
-    fetch(req, srv) {
-      if (req.headers.get('upgrade')?.toLowerCase() === 'websocket') return stream.upgrade(req, srv);
-      rememberClientAddress(req, srv.requestIP(req)?.address);
-      return app.fetch(req);
-    },
-    websocket: stream.websocket,
-  });
+  // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
+  // registered in Bun's native router by listen().
+  const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
+  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root } });
+  app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
+  const server = app.server as unknown as Server<ConnData>;
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;

@@ -4,8 +4,10 @@
 export const ASSET_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities'] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
 
+const CLASS_SET: ReadonlySet<string> = new Set(ASSET_CLASSES);
+
 export function isAssetClass(value: string): value is AssetClass {
-  return (ASSET_CLASSES as readonly string[]).includes(value);
+  return CLASS_SET.has(value);
 }
 
 /** Which consolidated value drives bars, whether bars carry volume, and how the last trade resolves. */

@@ -6,7 +6,7 @@ import { classDenied } from '../../domain/account.ts';
 import { isAssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
-import { errorResponse, nextRequestId } from '../http.ts';
+import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
 
 export const MAX_URL_LENGTH = 2048;
@@ -14,14 +14,8 @@ export const MAX_URL_LENGTH = 2048;
 export const ANONYMOUS_PER_MINUTE = 120;
 const OPEN_PATHS = new Set(['/health']);
 
-/** Client addresses of requests, filled by the server in front of the app. */
-const clientAddresses = new WeakMap<Request, string>();
 /** The account each request runs as, for handlers that check markets and add-ons. */
 const accounts = new WeakMap<Request, Account>();
-
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) clientAddresses.set(request, address);
-}
 
 export function accountOf(request: Request): Account {
   const account = accounts.get(request);
@@ -67,6 +61,9 @@ export function createGate(auth: Authenticator, clock: Clock) {
     const requestId = nextRequestId();
     const headers = set.headers;
     headers['x-request-id'] = requestId;
+    // Every body is JSON; handlers on hot routes return the body as a string and Elysia builds
+    // the response straight from these headers (no per-response merge).
+    headers['content-type'] = JSON_TYPE;
     const url = request.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const queryAt = url.indexOf('?', pathStart);
@@ -81,7 +78,8 @@ export function createGate(auth: Authenticator, clock: Clock) {
     const result = key === null || key.length === 0 ? null : auth.authenticate(key);
     if (result === null || !result.ok) {
       // Without a valid key, the client address is what is limited.
-      const state = anonLimiter.take(clientAddresses.get(request) ?? server?.requestIP(request)?.address ?? 'unknown');
+      // Looked up only here: asking the server for the peer address costs on every request.
+      const state = anonLimiter.take(server?.requestIP(request)?.address ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
       if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock);
       return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId);

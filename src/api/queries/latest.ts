@@ -13,10 +13,30 @@ function round(value: number, decimals: number): number {
   return Math.round(value * scale) / scale;
 }
 
-export function quoteOf(deps: ApiDeps, entry: SymbolEntry): Quote {
+interface EncodedQuote {
+  entry: SymbolEntry;
+  bid: number;
+  ask: number;
+  bidSize: number | null;
+  askSize: number | null;
+  tsMs: number;
+  body: string;
+}
+
+/** Last encoded quote body per symbol id (a quote changes a few times a second and is read far more
+ * often); the entry is kept so servers sharing this process never see each other's bodies. */
+const encodedQuotes = new Map<number, EncodedQuote>();
+
+/** The quote as its JSON body, re-encoded only when the quote has changed since the last call. */
+export function quoteBody(deps: ApiDeps, entry: SymbolEntry): string {
   const q = deps.store.latest(entry.id)?.quote;
   if (!q) throw new ApiError('NO_QUOTE');
-  return { symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, timestamp: q.tsMs };
+  const hit = encodedQuotes.get(entry.id);
+  // Compared field by field, not by object identity: the store may update a quote in place.
+  if (hit && hit.entry === entry && hit.tsMs === q.tsMs && hit.bid === q.bid && hit.ask === q.ask && hit.bidSize === q.bidSize && hit.askSize === q.askSize) return hit.body;
+  const body = JSON.stringify({ symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, timestamp: q.tsMs } satisfies Quote);
+  encodedQuotes.set(entry.id, { entry, bid: q.bid, ask: q.ask, bidSize: q.bidSize, askSize: q.askSize, tsMs: q.tsMs, body });
+  return body;
 }
 
 /** The last trade, or the class's fallback; null when nothing resolves. */

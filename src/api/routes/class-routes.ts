@@ -1,5 +1,6 @@
 // The per-class REST routes of the spec, built once per asset class (and again for /v1/etfs).
-// Handlers parse, call a query, serialize; class differences live in the class tables.
+// Handlers parse, call a query, serialize; class differences live in the class tables. Bodies are
+// returned as strings: the gate has set the JSON content type, so Elysia answers without a merge.
 import { Elysia, t } from 'elysia';
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import { badRequest } from '../../domain/errors.ts';
@@ -10,7 +11,7 @@ import type { ApiDeps } from '../deps.ts';
 import { JSON_TYPE, jsonResponse } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
 import { latestSettledBar, rangePage } from '../queries/bars.ts';
-import { lastTradeOf, quoteOf, snapshotOf } from '../queries/latest.ts';
+import { lastTradeOf, quoteBody, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { rangeBody } from '../range-body.ts';
 import { barJson } from '../serialize.ts';
@@ -25,10 +26,10 @@ const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
   return new Elysia({ prefix })
-    .get('/symbols', ({ query, request }) => jsonResponse(symbolListBody(store, assetClass, accountOf(request), query.market)), { query: SymbolsQuery })
-    .get('/quote/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(quoteOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
-    .get('/trade/last/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
-    .get('/snapshot/:symbol', ({ params, request }) => jsonResponse(JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))))), { params: SymbolParams })
+    .get('/symbols', ({ query, request }) => symbolListBody(store, assetClass, accountOf(request), query.market), { query: SymbolsQuery })
+    .get('/quote/:symbol', ({ params, request }) => quoteBody(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))), { params: SymbolParams })
+    .get('/trade/last/:symbol', ({ params, request }) => JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)))), { params: SymbolParams })
+    .get('/snapshot/:symbol', ({ params, request }) => JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)))), { params: SymbolParams })
     .get(
       '/agg/:symbol/prev',
       ({ params, query, request }) => {
