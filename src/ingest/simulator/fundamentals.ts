@@ -142,7 +142,9 @@ export class SimulatedFundamentals {
       if (simCase === 'restatement-missing-figure' && !stored) {
         // Yesterday's complete set, then today's restatement without short interest: the set
         // keeps yesterday's figures and as_of.
-        records.push(simulatedRecord(spec, profile, price, isoDate(nowMs - DAY_MS), this.seed, undefined));
+        const yesterday = simulatedRecord(spec, profile, price, isoDate(nowMs - DAY_MS), this.seed, undefined);
+        if (live === null) yesterday.price = price;
+        records.push(yesterday);
         delete record.shortInterest;
       }
       records.push(record);
