@@ -1,8 +1,15 @@
 // Issuer country → ISO 3166-1 alpha-2 (the item's `country_code`), from the maintained ISO table
 // of i18n-iso-countries rather than a hand list. Names are tried in English and in the languages
 // of the covered markets (German, Spanish, French), then as alpha-2 / alpha-3 codes.
-import countries from 'i18n-iso-countries';
+// The package's plain entry plus the four locales we use, imported statically: its default entry
+// loads every locale by a computed path, which the standalone binary cannot resolve.
+import countries from 'i18n-iso-countries/index.js';
+import de from 'i18n-iso-countries/langs/de.json';
+import en from 'i18n-iso-countries/langs/en.json';
+import es from 'i18n-iso-countries/langs/es.json';
+import fr from 'i18n-iso-countries/langs/fr.json';
 
+for (const locale of [en, de, es, fr]) countries.registerLocale(locale);
 const LANGUAGES = ['en', 'de', 'es', 'fr'] as const;
 
 /** The alpha-2 code of a country name or code, or undefined when it names no ISO country. */
