@@ -38,6 +38,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
+      if (cls === 'fundamentals') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
       return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () =>

@@ -9,8 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FUNDAMENTALS_MARKETS, FundamentalsBatchSchema, FundamentalsItemSchema, FundamentalsPageSchema } from '../../src/domain/fundamentals.ts';
 import { STOCKS } from '../../src/ingest/reference/stocks.ts';
+import { createApp } from '../../src/api/app.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
+import { CATALOG } from '../../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
+import { Store } from '../../src/store/index.ts';
 import { runMds, until } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 type Item = Record<string, any> & { symbol: string };
 
@@ -288,3 +296,30 @@ describe('mds import into a running server', () => {
     expect((await server.json('/fundamentals/stocks/US:AAPL')).body).toEqual(items.get('US:AAPL')!);
   });
 });
+
+describe('store failures', () => {
+  test.each(['/fundamentals/stocks/US:AAPL', '/fundamentals/stocks?symbols=US:AAPL', '/fundamentals/stocks?market=US'])('%s → 503, logged', async (path) => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    seedRegistry(store, CATALOG);
+    const failing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'fundamentals') return { get: fail, page: fail, cursorKey: () => new Uint8Array(32) };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const logs: string[] = [];
+    const clock = new ManualClock(Date.UTC(2026, 2, 4));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'k'.repeat(10), devPerMinute: 100 });
+    const app = createApp({ store: failing, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, (line) => logs.push(line));
+    const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-api-key': 'k'.repeat(10) } }));
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toBe('market data temporarily unavailable');
+    expect(logs.some((l) => l.includes('disk read failed'))).toBe(true);
+    await store.close();
+  });
+});
+
+function fail(): never {
+  throw new Error('disk read failed');
+}
