@@ -15,6 +15,8 @@ import { Rng, seedFor } from './random.ts';
 
 /** How often the feed looks whether a new day has begun. */
 const CHECK_EVERY_MS = 10 * 60_000;
+/** Metadata key: the last vintage date the feed delivered, so a restart the same day delivers nothing. */
+const DELIVERED_KEY = 'simFundamentalsDelivered';
 
 function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -112,6 +114,8 @@ export class SimulatedFundamentals {
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastDate: string | null = null;
   private readonly listings: { spec: InstrumentSpec; profile: SimProfile }[];
+  /** Called when a refresh fails; the next day's refresh tries again. */
+  onError: (err: unknown) => void = (err) => console.error('simulated fundamentals refresh failed:', err);
 
   constructor(
     private readonly store: Store,
@@ -125,11 +129,15 @@ export class SimulatedFundamentals {
     });
   }
 
-  /** Writes today's records for listings not yet refreshed today. Null when nothing was due. */
-  refresh(): WriteSummary | null {
+  /**
+   * Delivers today's records, once per day (the records are written before the first await), to
+   * listings not already refreshed today by an import. Null when nothing was due.
+   */
+  async refresh(): Promise<WriteSummary | null> {
     const nowMs = this.clock.nowMs();
     const today = isoDate(nowMs);
     this.lastDate = today;
+    if (this.store.getMeta<string>(DELIVERED_KEY) === today) return null;
     const records: RawFundamentals[] = [];
     for (const { spec, profile } of this.listings) {
       const stored = this.store.fundamentals.get(spec.symbol);
@@ -149,13 +157,17 @@ export class SimulatedFundamentals {
       }
       records.push(record);
     }
-    return records.length === 0 ? null : writeFundamentals(this.store, records);
+    const summary = records.length === 0 ? null : writeFundamentals(this.store, records);
+    await this.store.putMeta(DELIVERED_KEY, today);
+    return summary;
   }
 
+  /** Delivers today's records now (synchronously), then each new day's. */
   start(): void {
-    this.refresh();
+    const refresh = () => void this.refresh().catch(this.onError);
+    refresh();
     this.timer ??= setInterval(() => {
-      if (isoDate(this.clock.nowMs()) !== this.lastDate) this.refresh();
+      if (isoDate(this.clock.nowMs()) !== this.lastDate) refresh();
     }, CHECK_EVERY_MS);
   }
 
