@@ -29,9 +29,11 @@ export interface FanoutOptions {
   channels: keyof typeof FANOUT_CHANNELS;
   /** Latency is decoded from every n-th message (all messages are counted). */
   sampleEvery: number;
+  /** The server's --sim-rate: at the default rate the feed alone cannot reach the target's message rate. */
+  simRate: number;
 }
 
-export const DEFAULT_FANOUT: FanoutOptions = { connections: 1000, procs: 1, clock: 'fixed', channels: 'quotes', sampleEvery: 8 };
+export const DEFAULT_FANOUT: FanoutOptions = { connections: 1000, procs: 1, clock: 'fixed', channels: 'quotes', sampleEvery: 8, simRate: 2 };
 
 interface ClientResult {
   connections: number;
@@ -60,8 +62,8 @@ function percentile(histogram: Map<number, number>, total: number, p: number): n
 }
 
 export async function benchFanout(ctx: BenchContext, opts: FanoutOptions = DEFAULT_FANOUT): Promise<Row[]> {
-  ctx.log(`fanout: starting a server (1 day of history, clock ${opts.clock === 'fixed' ? ALL_OPEN_CLOCK : 'now'})`);
-  const server = await startMds({ args: ['--history-days', '1', '--history-years', '0', ...(opts.clock === 'fixed' ? ['--clock-start', ALL_OPEN_CLOCK] : [])] });
+  ctx.log(`fanout: starting a server (1 day of history, clock ${opts.clock === 'fixed' ? ALL_OPEN_CLOCK : 'now'}, simulator at ${opts.simRate}x its default rate)`);
+  const server = await startMds({ args: ['--history-days', '1', '--history-years', '0', '--sim-rate', String(opts.simRate), ...(opts.clock === 'fixed' ? ['--clock-start', ALL_OPEN_CLOCK] : [])] });
   const clients: Spawned[] = [];
   try {
     ctx.log(`fanout: ${opts.connections} connections from ${opts.procs} client process(es), ${ctx.warmupS} s warm-up, ${ctx.durationS} s measured`);
@@ -120,7 +122,7 @@ function toRow(ctx: BenchContext, opts: FanoutOptions, results: ClientResult[], 
   if (subscribed < connections) problems.push(`only ${subscribed} of ${connections} connections subscribed`);
   for (const r of results) for (const e of r.errors) problems.push(`server said: ${e.slice(0, 200)}`);
   const notes = [
-    `server produced ${ticksPerS.toFixed(0)} ticks/s per connection (${opts.channels === 'quotes' ? 'crypto, forex and stock quotes' : 'quotes and trades of all 6 classes'}; simulator default rate); ${connections} connections, ${closed} closed`,
+    `server produced ${ticksPerS.toFixed(0)} ticks/s per connection (${opts.channels === 'quotes' ? 'crypto, forex and stock quotes' : 'quotes and trades of all 6 classes'}; simulator at --sim-rate ${opts.simRate}); ${connections} connections, ${closed} closed`,
     `${opts.procs} client process(es) on core ${LOAD_CORE} used ${clientCpu} of a core; server used ${serverCpuShare === null ? '?' : `${(serverCpuShare * 100).toFixed(0)}%`} of core 0`,
     `latency from ${samples.toLocaleString('en-US')} sampled messages (1 in ${opts.sampleEvery}); server clock offset ${results[0]?.offsetMs ?? '?'} ms (clock ${opts.clock})`,
   ];

@@ -28,6 +28,7 @@ Options:
   --fanout-connections N   WebSocket connections for fanout (default ${DEFAULT_FANOUT.connections})
   --fanout-procs N         client processes sharing them (default ${DEFAULT_FANOUT.procs})
   --fanout-channels SET    quotes (default: crypto, forex and stock quotes) or all (every class's quotes and trades)
+  --fanout-sim-rate X      the server's --sim-rate for fanout (default ${DEFAULT_FANOUT.simRate}: about 1,400 ticks/s per connection)
   --fanout-clock MODE      fixed (default: server clock at ${ALL_OPEN_CLOCK}, all markets open) or now
   -h, --help               this text
 `;
@@ -68,6 +69,7 @@ function parseOptions(argv: string[]): Options {
         'fanout-procs': { type: 'string' },
         'fanout-clock': { type: 'string' },
         'fanout-channels': { type: 'string' },
+        'fanout-sim-rate': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -98,7 +100,7 @@ function parseOptions(argv: string[]): Options {
     json: values.json ?? null,
     check: values.check ?? false,
     baseline: values.baseline ?? join(REPO_ROOT, 'bench', 'baseline.json'),
-    fanout: { ...DEFAULT_FANOUT, connections, procs: number(values['fanout-procs'], 'fanout-procs', DEFAULT_FANOUT.procs, 1, 8), clock, channels },
+    fanout: { ...DEFAULT_FANOUT, connections, procs: number(values['fanout-procs'], 'fanout-procs', DEFAULT_FANOUT.procs, 1, 8), clock, channels, simRate: number(values['fanout-sim-rate'], 'fanout-sim-rate', DEFAULT_FANOUT.simRate, 0.1, 100) },
   };
 }
 

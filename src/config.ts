@@ -18,6 +18,7 @@ export interface ServeConfig {
   rateLimitPerMinute: number;
   noDevKey: boolean;
   plansFile: string | null;
+  simRate: number;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -69,6 +70,19 @@ const OPTIONS = [
   { key: 'historyYears', flag: 'history-years', env: 'MDS_HISTORY_YEARS', arg: 'N', help: 'simulator: years of daily history made on first start', fallback: 5, parse: integer(0, 20) },
   { key: 'clockStartMs', flag: 'clock-start', env: 'MDS_CLOCK_START', arg: 'TIME', help: 'run the service clock from this instant (ISO 8601 or Unix ms) instead of now', fallback: null, parse: instant },
   { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'MDS_RATE_LIMIT', arg: 'N', help: 'requests per minute allowed for the development key', fallback: 1_000_000, parse: integer(1, 1_000_000_000) },
+  {
+    key: 'simRate',
+    flag: 'sim-rate',
+    env: 'MDS_SIM_RATE',
+    arg: 'X',
+    help: 'simulator: multiplies its tick rate (at 1: about 4 quote updates and 1 trade per instrument per second)',
+    fallback: 1,
+    parse: (raw: string, name: string) => {
+      const x = Number(raw.trim());
+      if (raw.trim() === '' || !Number.isFinite(x) || x < 0.01 || x > 100) throw new UsageError(`${name} must be a number from 0.01 to 100, got ${JSON.stringify(raw)}`);
+      return x;
+    },
+  },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 

@@ -16,12 +16,15 @@ import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { backfillInstrument, fillGap } from '../ingest/simulator/history.ts';
 import { Rng, seedFor } from '../ingest/simulator/random.ts';
 import { Simulator } from '../ingest/simulator/simulator.ts';
+import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulator/price-model.ts';
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { VERSION } from '../version.ts';
 
 export type Log = (line: string) => void;
+/** How often the simulator advances its instruments. */
+const SIM_STEP_MS = 25;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -49,7 +52,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   let simulator: Simulator | null = null;
   let fundamentals: SimulatedFundamentals | null = null;
   if (config.feed === 'sim') {
-    simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed });
+    // A short step spreads ticks over time as a live feed does, instead of bursts every 100 ms.
+    simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
     simulator.publishClosingBooks(store);
     simulator.start();
     // After the closing books: the fundamentals are cross-checked against these prices.

@@ -15,7 +15,7 @@ type Tick =
   | { kind: 'trade'; symbol: string; assetClass: string; seq: number; tsMs: number; price: number; size: number | null };
 
 /** Runs the simulator over a fresh store seeded with the catalog, stepping at each instant; returns what a listener received. */
-async function simulate(seed: number, instants: readonly number[]): Promise<Tick[]> {
+async function simulate(seed: number, instants: readonly number[], rates: { quotesPerSecond?: number; tradesPerSecond?: number } = {}): Promise<Tick[]> {
   using dir = tempDir();
   const store = Store.open({ dataDir: dir.path });
   seedRegistry(store, CATALOG);
@@ -27,7 +27,7 @@ async function simulate(seed: number, instants: readonly number[]): Promise<Tick
     onQuote: (e, seq, q) => ticks.push({ kind: 'quote', ...id(e), seq, ...q }),
     onTrade: (e, seq, tsMs, price, size) => ticks.push({ kind: 'trade', ...id(e), seq, tsMs, price, size }),
   });
-  const simulator = new Simulator(store, CATALOG, pipeline, clock, { seed });
+  const simulator = new Simulator(store, CATALOG, pipeline, clock, { seed, ...rates });
   for (const t of instants) {
     clock.set(t);
     simulator.step(t);
@@ -52,6 +52,16 @@ describe('Simulator', () => {
     expect(a.length).toBeGreaterThan(100);
     expect(b).toEqual(a);
     expect(c).not.toEqual(a);
+  });
+
+  test('a higher rate (as --sim-rate asks) gives proportionally more venue ticks, beyond one per venue per step', async () => {
+    const instants = every('2026-03-04T15:00:00Z', 20, 100);
+    const base = await simulate(5, instants);
+    const fast = await simulate(5, instants, { quotesPerSecond: 4 * 20, tradesPerSecond: 20 });
+    const count = (ticks: Tick[], kind: Tick['kind']) => ticks.filter((t) => t.kind === kind).length;
+    // 20x the venue quotes: consolidated quotes grow too (each venue update moves the composite or the best quote).
+    expect(count(fast, 'quote')).toBeGreaterThan(count(base, 'quote') * 8);
+    expect(count(fast, 'trade')).toBeGreaterThan(count(base, 'trade') * 10);
   });
 
   const isStockOf = (market: string) => (t: Tick) => t.assetClass === 'stocks' && t.symbol.startsWith(`${market}:`);

@@ -123,12 +123,14 @@ export class Simulator {
       // Thin books outside the US regular session: ETF spreads sometimes pass the 0.5% gate.
       const widen = spec.assetClass === 'etfs' && !usRegular ? 1 + rng.next() * rng.next() * 120 : 1;
       for (let venue = 0; venue < inst.venues; venue++) {
-        if (rng.next() >= this.quoteProb / inst.venues) continue;
-        const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, widen, rng);
-        this.pipeline.onVenueQuote(inst.entry.id, { venue, tsMs: nowMs, bid: book.bid, ask: book.ask, bidSize: book.bidSize, askSize: book.askSize });
-        this.ticksEmitted++;
+        for (let n = eventsThisStep(this.quoteProb / inst.venues, rng); n > 0; n--) {
+          const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, widen, rng);
+          this.pipeline.onVenueQuote(inst.entry.id, { venue, tsMs: nowMs, bid: book.bid, ask: book.ask, bidSize: book.bidSize, askSize: book.askSize });
+          this.ticksEmitted++;
+        }
       }
-      if (inst.hasTape && rng.next() < this.tradeProb) {
+      if (!inst.hasTape) continue;
+      for (let n = eventsThisStep(this.tradeProb, rng); n > 0; n--) {
         const venue = rng.int(inst.venues);
         const book = quoteAround(spec, inst.fair, inst.biasBps[venue]!, 1, rng);
         const price = rng.next() < 0.5 ? book.bid : book.ask;
@@ -151,4 +153,10 @@ function startPrice(store: Store, entry: SymbolEntry, spec: InstrumentSpec): num
     if (bar) return bar.c;
   }
   return spec.price;
+}
+
+/** How many events with this expected count happen in one step: the whole part, plus one more with the fraction's probability (one draw). */
+function eventsThisStep(expected: number, rng: Rng): number {
+  const whole = Math.floor(expected);
+  return whole + (rng.next() < expected - whole ? 1 : 0);
 }
