@@ -43,10 +43,6 @@ export class FundamentalsStore {
     return { items, lastSymbol, hasMore };
   }
 
-  count(market: string): number {
-    return this.dbs.fundamentals.getKeysCount({ start: `${market}:`, end: `${market};` });
-  }
-
   /**
    * Runs `apply` over each input in one synchronous transaction: it gets the stored record (as
    * updated earlier in the same call) and returns the record to store, or null to leave it.
