@@ -124,7 +124,8 @@ export function parseFundamentalsInput(fields: Readonly<Record<string, unknown>>
   const unknownColumn = Object.keys(fields).find((name) => !isInputColumn(name));
   if (unknownColumn !== undefined) return { ok: false, error: `unknown field ${JSON.stringify(unknownColumn.slice(0, 40))}` };
   const rawSymbol = fields.symbol;
-  if (!present(rawSymbol) || typeof rawSymbol !== 'string') return { ok: false, error: 'symbol is missing' };
+  if (!present(rawSymbol)) return { ok: false, error: 'symbol is missing' };
+  if (typeof rawSymbol !== 'string') return { ok: false, error: 'symbol must be text such as US:AAPL' };
   const symbol = rawSymbol.trim().toUpperCase();
   const m = SYMBOL.exec(symbol);
   if (!m) return { ok: false, error: `symbol ${JSON.stringify(symbol.slice(0, 40))} is not MARKET:BASE (e.g. US:AAPL)` };
