@@ -7,7 +7,7 @@ import { ApiError } from '../domain/errors.ts';
 import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
-import { classOfPath, createGate, type GateContext } from './plugins/gate.ts';
+import { classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
@@ -19,16 +19,19 @@ export type NativeRoute = (request: Request, server: Server<any>) => Response | 
 export interface AppOptions {
   /** Bun-native routes served next to the app's own on the same port. */
   nativeRoutes?: Record<string, NativeRoute>;
+  /** The client address of a request (limits keyless requests per address). */
+  peerAddress?: PeerAddress;
 }
 
 export function createApp(deps: ApiDeps, log: (line: string) => void = console.error, opts: AppOptions = {}) {
-  const gate = createGate(deps.auth, deps.clock);
+  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined));
   const startedMs = deps.clock.nowMs();
   // precompile: every route's handler is compiled at start, so no first request pays for it;
   // served with listen(), each route is also registered in Bun's native router.
   let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
-    // Destructured, so Elysia sees what the gate reads and builds nothing else (cookies, body).
-    .onRequest(({ request, set, server }) => gate({ request, set, server } as GateContext))
+    // Destructured, so Elysia sees what the gate reads and builds nothing else per request (cookies,
+    // body, a server getter).
+    .onRequest(({ request, set }) => gate({ request, set } as GateContext))
     .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers['x-request-id'] ?? '');
       if (error instanceof ApiError) return renderError(error, requestId);

@@ -70,9 +70,11 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
-  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root } });
+  let server: Server<ConnData> | null = null;
+  const peerAddress = (req: Request) => server?.requestIP(req)?.address;
+  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
   app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
-  const server = app.server as unknown as Server<ConnData>;
+  server = app.server as unknown as Server<ConnData>;
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;

@@ -51,13 +51,15 @@ function setRateHeaders(headers: Record<string, string | number>, charge: Charge
 export interface GateContext {
   request: Request;
   set: { headers: Record<string, string | number> };
-  server: { requestIP(req: Request): { address: string } | null } | null;
 }
 
-export function createGate(auth: Authenticator, clock: Clock) {
+/** The peer address of a request, asked of the server only when needed. */
+export type PeerAddress = (request: Request) => string | undefined;
+
+export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress) {
   const anonLimiter = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, 60_000, clock);
 
-  return function gate({ request, set, server }: GateContext): Response | undefined {
+  return function gate({ request, set }: GateContext): Response | undefined {
     const requestId = nextRequestId();
     const headers = set.headers;
     headers['x-request-id'] = requestId;
@@ -79,7 +81,7 @@ export function createGate(auth: Authenticator, clock: Clock) {
     if (result === null || !result.ok) {
       // Without a valid key, the client address is what is limited.
       // Looked up only here: asking the server for the peer address costs on every request.
-      const state = anonLimiter.take(server?.requestIP(request)?.address ?? 'unknown');
+      const state = anonLimiter.take(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
       if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock);
       return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId);
