@@ -1,6 +1,7 @@
 // Hot path: the latest quote, `GET /{class}/quote/{symbol}`, one symbol per asset class, at 64
 // connections, against a bare Bun.serve answering a body of the same bytes.
 // Target (issue 6): ≥ 0.9× the ceiling's requests/s and p99 < 5 ms.
+import { measureAuthCost } from './auth-cost.ts';
 import { measurePair } from './lib/http-pair.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import type { MdsServer } from './lib/server.ts';
@@ -17,6 +18,8 @@ export const QUOTE_PATHS: readonly { cls: string; symbol: string }[] = [
 const CONNECTIONS = 64;
 const MIN_RATIO = 0.9;
 const MAX_P99_MS = 5;
+/** Issue 3: the key check and counting cost under 10% of a quote request. */
+const MAX_AUTH_SHARE = 0.1;
 
 /** BTCUSD gets the full duration; the other classes half of it each, to keep the run short. */
 export function quoteSeconds(durationS: number, index: number): number {
@@ -52,5 +55,39 @@ export async function benchQuote(ctx: BenchContext, server: MdsServer): Promise<
       details: { path, seconds, connections: CONNECTIONS, body_bytes: r.bodyBytes, server_cpu_share: r.serverCpuShare, ceiling_cpu_share: r.ceilingCpuShare, ceiling: r.ceiling, ours: r.ours },
     });
   }
+  const first = rows[0];
+  if (first) rows.push(await authRow(ctx, first));
   return rows;
+}
+
+/** The gate's cost per request against the time of one BTCUSD quote request measured above. */
+async function authRow(ctx: BenchContext, quote: Row): Promise<Row> {
+  ctx.log('quote: timing the key check and call counting in-process');
+  const path = String(quote.details.path);
+  const cost = await measureAuthCost(path);
+  const requestUs = 1e6 / quote.value;
+  const share = cost.meteredUs / requestUs;
+  return {
+    id: 'quote.auth',
+    bench: 'quote',
+    label: 'quote: key check + counting',
+    unit: 'µs/req',
+    ceiling: null,
+    ceilingP50Ms: null,
+    ceilingP99Ms: null,
+    value: cost.meteredUs,
+    p50Ms: null,
+    p99Ms: null,
+    mbPerS: null,
+    // The share of a request left to everything else: what the quote route would gain without the gate.
+    ratio: 1 - share,
+    target: `<${MAX_AUTH_SHARE * 100}% of a quote request`,
+    pass: share < MAX_AUTH_SHARE,
+    checkOn: 'ratio',
+    problems: [],
+    notes: [
+      `key check + quota + per-minute counting: ${cost.meteredUs.toFixed(2)} µs per request with a metered pro key (${cost.devUs.toFixed(2)} µs with the development key), ${(share * 100).toFixed(1)}% of the ${requestUs.toFixed(1)} µs one ${path} request took above; ratio = 1 − share`,
+    ],
+    details: { path, metered_us: cost.meteredUs, dev_us: cost.devUs, request_us: requestUs, share },
+  };
 }

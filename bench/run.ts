@@ -107,6 +107,8 @@ function parseOptions(argv: string[]): Options {
 // --- formatting ---------------------------------------------------------------------------
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+/** Throughputs as integers; small values (µs per request) with two decimals. */
+const amount = (n: number) => (Math.abs(n) < 100 ? n.toFixed(2) : int(n));
 const ms = (n: number | null) => (n === null ? '—' : n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${n.toFixed(0)} ms`);
 const result = (row: Row) => (row.problems.length > 0 && row.pass !== true ? 'MISS*' : row.pass === null ? '—' : row.pass ? 'PASS' : 'MISS');
 
@@ -115,7 +117,7 @@ function table(rows: Row[]): string {
   const lines = rows.map((r) => [
     r.label,
     r.ceiling === null ? '—' : `${int(r.ceiling)} ${r.unit}`,
-    `${int(r.value)} ${r.unit}`,
+    `${amount(r.value)} ${r.unit}`,
     r.ratio === null ? '—' : `${r.ratio.toFixed(2)}×`,
     ms(r.p50Ms),
     ms(r.p99Ms),
