@@ -15,6 +15,7 @@ export const FOREX_RAW_VENUE = 0;
 export const RAW_SUFFIX = '.RAW';
 
 export interface TickListener {
+  /** `q` is reused for the next tick: read it during the call, copy it to keep it. */
   onQuote(entry: SymbolEntry, seq: number, q: ConsolidatedQuote): void;
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void;
 }
@@ -36,7 +37,8 @@ export interface PipelineOptions {
 
 export class Pipeline {
   readonly bars: BarBuilder;
-  private readonly lines = new Map<number, Line>();
+  /** By symId. */
+  private readonly lines: (Line | undefined)[] = [];
   private readonly listeners: TickListener[] = [];
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
@@ -86,20 +88,21 @@ export class Pipeline {
 
   /** Entry point for a venue's quote. */
   onVenueQuote(symId: number, q: VenueQuote): void {
-    const line = this.lines.get(symId);
-    if (!line) return;
+    const line = this.lines[symId];
+    if (line === undefined) return;
     this.consolidateQuote(line, q);
     if (line.raw && q.venue === FOREX_RAW_VENUE) this.consolidateQuote(line.raw, q);
   }
 
   /** Entry point for a venue's trade: trades of all venues form the consolidated tape. */
   onVenueTrade(symId: number, t: VenueTrade): void {
-    const line = this.lines.get(symId);
-    if (!line) return;
+    const line = this.lines[symId];
+    if (line === undefined) return;
     const size = t.size;
     const seq = this.store.appendTrade(symId, t.tsMs, t.price, size);
     if (!line.barsFromMid) this.bars.onPrice(symId, t.tsMs, t.price, line.hasVolume ? (size ?? 0) : null);
-    for (const l of this.listeners) l.onTrade(line.entry, seq, t.tsMs, t.price, size);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onTrade(line.entry, seq, t.tsMs, t.price, size);
   }
 
   private consolidateQuote(line: Line, q: VenueQuote): void {
@@ -108,7 +111,8 @@ export class Pipeline {
     const symId = line.entry.id;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
     if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, (c.bid + c.ask) / 2, null);
-    for (const l of this.listeners) l.onQuote(line.entry, seq, c);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c);
   }
 
   private makeLine(entry: SymbolEntry, isRaw = false): Line {
@@ -122,7 +126,7 @@ export class Pipeline {
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);
     const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', hasVolume: policy.hasVolume, raw: null };
-    this.lines.set(entry.id, line);
+    this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;
   }

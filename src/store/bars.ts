@@ -3,9 +3,9 @@
 // progress of each series is kept beside them so a restart resumes it.
 import type { Bar } from '../domain/bar.ts';
 import { TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
-import { BAR_BYTES, BAR_FIELDS, encodeBars, f64View, readBar, writeBar } from './codecs.ts';
+import { BAR_BYTES, BAR_FIELDS, f64View, readBar, writeBar } from './codecs.ts';
 import type { StoreDbs } from './env.ts';
-import type { WriteQueue } from './write-queue.ts';
+import type { Flusher, WriteQueue } from './write-queue.ts';
 
 /** Bars a chunk can hold: its span is this many bar durations. */
 export const CHUNK_BARS = 1024;
@@ -43,10 +43,21 @@ interface HotChunk {
   count: number;
 }
 
-export class BarStore {
+/** A series' bar in progress: a live reference (the caller keeps folding prices into it), written at flush time. */
+interface OpenBarSlot {
+  symId: number;
+  tfIndex: number;
+  bar: Bar | null;
+  /** On the dirty list. */
+  listed: boolean;
+}
+
+export class BarStore implements Flusher {
   private readonly hot = new Map<string, HotChunk>();
   private readonly lastT = new Map<string, number>();
-  private readonly openBars = new Map<string, Bar>();
+  /** By symId * TIMEFRAMES.length + timeframe index. */
+  private readonly openBars: (OpenBarSlot | undefined)[] = [];
+  private dirtyOpenBars: OpenBarSlot[] = [];
 
   constructor(
     private readonly dbs: StoreDbs,
@@ -54,9 +65,9 @@ export class BarStore {
   ) {
     for (const { key, value } of dbs.openBars.getRange()) {
       const [symId, tfIndex] = key as [number, number];
-      const tf = TIMEFRAMES[tfIndex];
-      if (tf) this.openBars.set(seriesKey(symId, tf), readBar(f64View(value), 0));
+      if (TIMEFRAMES[tfIndex]) this.openBarSlot(symId, tfIndex).bar = readBar(f64View(value), 0);
     }
+    queue.register(this);
   }
 
   /** Appends a completed bar; bars older than the last completed one are ignored (completed bars are immutable). */
@@ -100,20 +111,53 @@ export class BarStore {
     return added;
   }
 
+  /**
+   * Sets the series' bar in progress (null: none). The store keeps the reference and writes the
+   * bar's fields as they are at the next flush: call again after changing it in place (cheap: a
+   * flag), so a price folded in is not left out of the flush.
+   */
   setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {
-    const key = seriesKey(symId, tf);
-    if (bar) this.openBars.set(key, bar);
-    else this.openBars.delete(key);
-    this.queue.mark(`open:${key}`, () => {
-      const current = this.openBars.get(key);
-      const dbKey = [symId, TIMEFRAME_INFO[tf].index];
-      return current ? { db: this.dbs.openBars, key: dbKey, value: encodeBars([current]) } : { db: this.dbs.openBars, key: dbKey, value: null };
-    });
+    const slot = this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index] ?? this.openBarSlot(symId, TIMEFRAME_INFO[tf].index);
+    slot.bar = bar;
+    if (!slot.listed) {
+      slot.listed = true;
+      this.dirtyOpenBars.push(slot);
+      this.queue.schedule();
+    }
   }
 
-  /** The bar in progress as last persisted (used to resume after a restart). */
+  /** The bar in progress as last set (after a restart: as last persisted, used to resume). */
   getOpenBar(symId: number, tf: Timeframe): Bar | undefined {
-    return this.openBars.get(seriesKey(symId, tf));
+    return this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index]?.bar ?? undefined;
+  }
+
+  /** Writes the bars in progress set or changed since the last flush. */
+  flush(): Promise<unknown> | null {
+    const slots = this.dirtyOpenBars;
+    if (slots.length === 0) return null;
+    this.dirtyOpenBars = [];
+    let last: Promise<unknown> | null = null;
+    for (const slot of slots) {
+      slot.listed = false;
+      const key = [slot.symId, slot.tfIndex];
+      if (slot.bar === null) {
+        last = this.dbs.openBars.remove(key);
+      } else {
+        const bytes = this.queue.scratch(BAR_BYTES);
+        writeBar(f64View(bytes), 0, slot.bar);
+        last = this.dbs.openBars.put(key, bytes as Buffer);
+      }
+    }
+    return last;
+  }
+
+  /** Bars in progress are read from memory, so a commit changes nothing here. */
+  committed(): void {}
+
+  private openBarSlot(symId: number, tfIndex: number): OpenBarSlot {
+    const slot: OpenBarSlot = { symId, tfIndex, bar: null, listed: false };
+    this.openBars[symId * TIMEFRAMES.length + tfIndex] = slot;
+    return slot;
   }
 
   lastCompletedT(symId: number, tf: Timeframe): number | null {

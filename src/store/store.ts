@@ -37,7 +37,7 @@ export class Store {
       throw new Error(`data dir ${opts.dataDir} was written by a newer mds (schema ${version}; this build reads up to ${SCHEMA_VERSION})`);
     }
     if (version === undefined) this.dbs.meta.putSync('schemaVersion', SCHEMA_VERSION);
-    this.queue = new WriteQueue(opts.flushIntervalMs ?? 20);
+    this.queue = new WriteQueue(this.dbs.root, opts.flushIntervalMs ?? 20);
     this.registry = new Registry(this.dbs);
     this.bars = new BarStore(this.dbs, this.queue);
     this.ticks = new TickRing(this.dbs, this.queue, opts.ringCapacity ?? 8192);
@@ -64,8 +64,17 @@ export class Store {
   appendQuote(symId: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): number {
     const state = this.latestStore.edit(symId);
     const seq = ++state.quoteSeq;
-    state.quote = { bid, ask, bidSize, askSize, tsMs };
-    this.ticks.append(symId, 'quote', seq, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
+    // In place: no object per tick (readers compare fields, never identity).
+    const q = state.quote;
+    if (q === null) state.quote = { bid, ask, bidSize, askSize, tsMs };
+    else {
+      q.bid = bid;
+      q.ask = ask;
+      q.bidSize = bidSize;
+      q.askSize = askSize;
+      q.tsMs = tsMs;
+    }
+    this.ticks.appendQuote(symId, seq, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
     return seq;
   }
 
@@ -73,8 +82,14 @@ export class Store {
   appendTrade(symId: number, tsMs: number, price: number, size: number | null): number {
     const state = this.latestStore.edit(symId);
     const seq = ++state.tradeSeq;
-    state.trade = { price, size, tsMs };
-    this.ticks.append(symId, 'trade', seq, tsMs, price, size ?? NaN);
+    const t = state.trade;
+    if (t === null) state.trade = { price, size, tsMs };
+    else {
+      t.price = price;
+      t.size = size;
+      t.tsMs = tsMs;
+    }
+    this.ticks.appendTrade(symId, seq, tsMs, price, size ?? NaN);
     return seq;
   }
 

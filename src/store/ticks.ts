@@ -1,25 +1,50 @@
 // Ring buffer of raw consolidated ticks per symbol and kind: fixed capacity, so disk and memory
 // stay bounded under an endless feed. Records are packed into blocks so one LMDB write carries
-// many ticks; the block being filled lives in memory and is rewritten on each flush.
+// many ticks; the block being filled lives in memory and is rewritten on each flush, and a block
+// just filled stays in memory until the flush that wrote it has committed, so readers never miss it.
 import { QUOTE_FIELDS, TRADE_FIELDS } from './codecs.ts';
 import type { StoreDbs } from './env.ts';
-import type { WriteQueue } from './write-queue.ts';
+import type { Flusher, WriteQueue } from './write-queue.ts';
 
 export const BLOCK_TICKS = 64;
 export type TickKind = 'quote' | 'trade';
 const KIND_INDEX: Record<TickKind, number> = { quote: 0, trade: 1 };
-const FIELDS: Record<TickKind, number> = { quote: QUOTE_FIELDS, trade: TRADE_FIELDS };
+const FIELDS = [QUOTE_FIELDS, TRADE_FIELDS] as const;
 
-interface OpenBlock {
-  index: number;
+/** A filled block waiting for its commit. */
+interface FullBlock {
+  blockSeq: number;
   data: Float64Array;
-  count: number;
+  /** The flush that wrote it; 0 while not written yet. */
+  epoch: number;
 }
 
-export class TickRing {
+/** One symbol's ticks of one kind. */
+interface Ring {
+  symId: number;
+  kind: number;
+  fields: number;
+  /** The block being filled, `count` ticks so far; blockSeq -1 before the first tick. */
+  blockSeq: number;
+  data: Float64Array;
+  count: number;
+  /** The filled block changed since the last flush. */
+  openDirty: boolean;
+  /** On the queue's dirty list. */
+  listed: boolean;
+  full: FullBlock[];
+}
+
+export class TickRing implements Flusher {
   private readonly blocks: number;
   readonly capacity: number;
-  private readonly open = new Map<string, OpenBlock>();
+  /** By symId * 2 + kind index. */
+  private readonly rings: (Ring | undefined)[] = [];
+  private dirty: Ring[] = [];
+  /** Rings with filled blocks written and not yet committed, per flush epoch. */
+  private readonly waiting: { epoch: number; rings: Ring[] }[] = [];
+  /** Block arrays of committed blocks, per kind, for reuse. */
+  private readonly spare: Float64Array[][] = [[], []];
 
   constructor(
     private readonly dbs: StoreDbs,
@@ -29,52 +54,41 @@ export class TickRing {
     this.capacity = capacity;
     // One spare block: the block being filled overwrites the oldest, and `capacity` must survive.
     this.blocks = Math.ceil(capacity / BLOCK_TICKS) + 1;
+    queue.register(this);
   }
 
-  /**
-   * Appends one tick with sequence number `seq` (the caller's per-symbol counter, starting at 1).
-   * `values` are the record's fields after ts and before seq, in codec order.
-   */
-  append(symId: number, kind: TickKind, seq: number, tsMs: number, a: number, b: number, c = NaN, d = NaN): void {
-    const fields = FIELDS[kind];
-    const blockSeq = Math.floor((seq - 1) / BLOCK_TICKS);
-    const index = blockSeq % this.blocks;
-    const key = `${symId}:${kind}`;
-    let block = this.open.get(key);
-    if (!block || block.index !== blockSeq) {
-      block = { index: blockSeq, data: new Float64Array(BLOCK_TICKS * fields), count: 0 };
-      // Resuming mid-block after a restart: keep the ticks already stored in it.
-      const stored = (seq - 1) % BLOCK_TICKS > 0 ? this.blockValues(symId, kind, blockSeq) : undefined;
-      if (stored) block.data.set(stored.subarray(0, Math.min(stored.length, block.data.length)));
-      this.open.set(key, block);
-    }
-    const at = ((seq - 1) % BLOCK_TICKS) * fields;
-    const data = block.data;
+  /** Appends one quote with sequence number `seq` (the caller's per-symbol counter, starting at 1); NaN stands for null. */
+  appendQuote(symId: number, seq: number, tsMs: number, bid: number, ask: number, bidSize: number, askSize: number): void {
+    const ring = this.rings[symId * 2] ?? this.makeRing(symId, 0);
+    const at = this.slotFor(ring, seq) * QUOTE_FIELDS;
+    const data = ring.data;
     data[at] = tsMs;
-    data[at + 1] = a;
-    data[at + 2] = b;
-    if (kind === 'quote') {
-      data[at + 3] = c;
-      data[at + 4] = d;
-    }
-    data[at + fields - 1] = seq;
-    block.count = ((seq - 1) % BLOCK_TICKS) + 1;
-    const written = block;
-    this.queue.mark(`tick:${key}:${index}`, () => ({
-      db: this.dbs.ticks,
-      key: [symId, KIND_INDEX[kind], index],
-      value: Buffer.from(new Uint8Array(written.data.buffer, 0, written.count * fields * 8)),
-    }));
+    data[at + 1] = bid;
+    data[at + 2] = ask;
+    data[at + 3] = bidSize;
+    data[at + 4] = askSize;
+    data[at + 5] = seq;
+  }
+
+  /** Appends one trade with sequence number `seq`; a NaN size stands for null. */
+  appendTrade(symId: number, seq: number, tsMs: number, price: number, size: number): void {
+    const ring = this.rings[symId * 2 + 1] ?? this.makeRing(symId, 1);
+    const at = this.slotFor(ring, seq) * TRADE_FIELDS;
+    const data = ring.data;
+    data[at] = tsMs;
+    data[at + 1] = price;
+    data[at + 2] = size;
+    data[at + 3] = seq;
   }
 
   /** Ticks with seq > afterSeq still in the ring, oldest first, at most `max`, as field arrays. */
   readSince(symId: number, kind: TickKind, afterSeq: number, lastSeq: number, max: number): number[][] {
-    const fields = FIELDS[kind];
+    const fields = FIELDS[KIND_INDEX[kind]]!;
     const first = Math.max(afterSeq + 1, lastSeq - this.capacity + 1, 1);
     const out: number[][] = [];
     for (let seq = first; seq <= lastSeq && out.length < max; ) {
       const blockSeq = Math.floor((seq - 1) / BLOCK_TICKS);
-      const values = this.blockValues(symId, kind, blockSeq);
+      const values = this.blockValues(symId, KIND_INDEX[kind], blockSeq);
       for (let i = (seq - 1) % BLOCK_TICKS; i < BLOCK_TICKS && seq <= lastSeq && out.length < max; i++, seq++) {
         const at = i * fields;
         if (!values || at + fields > values.length || values[at + fields - 1] !== seq) continue;
@@ -84,12 +98,99 @@ export class TickRing {
     return out;
   }
 
-  private blockValues(symId: number, kind: TickKind, blockSeq: number): Float64Array | undefined {
-    const open = this.open.get(`${symId}:${kind}`);
-    if (open && open.index === blockSeq) return open.data.subarray(0, open.count * FIELDS[kind]);
-    const index = blockSeq % this.blocks;
-    const pending = this.queue.pendingValue(`tick:${symId}:${kind}:${index}`);
-    const bytes = pending instanceof Uint8Array ? pending : this.dbs.ticks.getBinary([symId, KIND_INDEX[kind], index]);
+  flush(epoch: number): Promise<unknown> | null {
+    const rings = this.dirty;
+    if (rings.length === 0) return null;
+    this.dirty = [];
+    let last: Promise<unknown> | null = null;
+    let withFull: Ring[] | null = null;
+    for (const ring of rings) {
+      ring.listed = false;
+      for (const block of ring.full) {
+        if (block.epoch !== 0) continue;
+        block.epoch = epoch;
+        last = this.put(ring, block.blockSeq, block.data, BLOCK_TICKS);
+        (withFull ??= []).push(ring);
+      }
+      if (ring.openDirty && ring.count > 0) {
+        ring.openDirty = false;
+        last = this.put(ring, ring.blockSeq, ring.data, ring.count);
+      }
+    }
+    if (withFull !== null) this.waiting.push({ epoch, rings: withFull });
+    return last;
+  }
+
+  committed(epoch: number): void {
+    while (this.waiting.length > 0 && this.waiting[0]!.epoch <= epoch) {
+      for (const ring of this.waiting.shift()!.rings) {
+        let kept = 0;
+        for (const block of ring.full) {
+          if (block.epoch !== 0 && block.epoch <= epoch) this.spare[ring.kind]!.push(block.data);
+          else ring.full[kept++] = block;
+        }
+        ring.full.length = kept;
+      }
+    }
+  }
+
+  /** Index of `seq` in the ring's open block, moving to a new block when `seq` starts one. */
+  private slotFor(ring: Ring, seq: number): number {
+    const slot = (seq - 1) % BLOCK_TICKS;
+    const blockSeq = (seq - 1 - slot) / BLOCK_TICKS;
+    if (blockSeq !== ring.blockSeq) this.openBlock(ring, blockSeq, slot);
+    ring.count = slot + 1;
+    if (!ring.openDirty) {
+      ring.openDirty = true;
+      if (!ring.listed) {
+        ring.listed = true;
+        this.dirty.push(ring);
+        this.queue.schedule();
+      }
+    }
+    return slot;
+  }
+
+  private openBlock(ring: Ring, blockSeq: number, slot: number): void {
+    if (ring.count > 0) {
+      // The next flush writes it whole; when a flush already did (it fell right after the
+      // block's last tick), that is one redundant write, simpler than tracking the case.
+      ring.full.push({ blockSeq: ring.blockSeq, data: ring.data, epoch: 0 });
+      ring.data = this.spare[ring.kind]!.pop() ?? new Float64Array(BLOCK_TICKS * ring.fields);
+    }
+    ring.blockSeq = blockSeq;
+    ring.count = 0;
+    // Resuming mid-block after a restart: keep the ticks already stored in it.
+    if (slot > 0) {
+      const stored = this.storedBlock(ring.symId, ring.kind, blockSeq);
+      if (stored) ring.data.set(stored.subarray(0, Math.min(stored.length, ring.data.length)));
+    }
+  }
+
+  private makeRing(symId: number, kind: number): Ring {
+    const fields = FIELDS[kind]!;
+    const ring: Ring = { symId, kind, fields, blockSeq: -1, data: new Float64Array(BLOCK_TICKS * fields), count: 0, openDirty: false, listed: false, full: [] };
+    this.rings[symId * 2 + kind] = ring;
+    return ring;
+  }
+
+  private put(ring: Ring, blockSeq: number, data: Float64Array, count: number): Promise<unknown> {
+    const bytes = this.queue.scratch(count * ring.fields * 8);
+    bytes.set(new Uint8Array(data.buffer, data.byteOffset, bytes.length));
+    return this.dbs.ticks.put([ring.symId, ring.kind, blockSeq % this.blocks], bytes as Buffer);
+  }
+
+  private blockValues(symId: number, kind: number, blockSeq: number): Float64Array | undefined {
+    const ring = this.rings[symId * 2 + kind];
+    if (ring) {
+      if (ring.blockSeq === blockSeq) return ring.data.subarray(0, ring.count * ring.fields);
+      for (const block of ring.full) if (block.blockSeq === blockSeq) return block.data;
+    }
+    return this.storedBlock(symId, kind, blockSeq);
+  }
+
+  private storedBlock(symId: number, kind: number, blockSeq: number): Float64Array | undefined {
+    const bytes = this.dbs.ticks.getBinary([symId, kind, blockSeq % this.blocks]);
     if (!bytes) return undefined;
     return new Float64Array(new Uint8Array(bytes).buffer);
   }

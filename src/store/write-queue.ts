@@ -1,7 +1,9 @@
-// Coalesces writes: callers mark a record dirty, and one flush per interval writes every dirty
-// record in a single LMDB transaction (committed durably off the main thread by lmdb-js). Until
-// that commit lands, reads see the written value through `pendingValue`.
-import type { Database } from 'lmdb';
+// Coalesces writes: one flush per interval issues every dirty record as lmdb-js puts in a single
+// event turn, which lmdb-js commits as one transaction off the main thread. Hot writers (ticks
+// ring, latest state, open bars) keep their own dirty sets and register a `Flusher`, so the per-tick
+// cost is a flag; rare writers (bar chunks, usage counters) `mark` a record by id, and until its
+// commit lands reads see the written value through `pendingValue`.
+import type { Database, RootDatabase } from 'lmdb';
 
 export interface Write {
   // biome-style `any`: the queue writes to databases of several key and value types.
@@ -11,19 +13,61 @@ export interface Write {
   value: unknown;
 }
 
+/** A store with its own dirty tracking. */
+export interface Flusher {
+  /**
+   * Issues the puts (and removes) of everything dirty now, as part of flush `epoch`; returns the
+   * promise of the last one, or null when nothing was dirty. Binary values come from `scratch`.
+   */
+  flush(epoch: number): Promise<unknown> | null;
+  /** Every flush up to `epoch` is committed: LMDB reads see it, in-memory copies may go. */
+  committed(epoch: number): void;
+}
+
+/** Slabs bigger than this are not kept for reuse once their flush has committed. */
+const MAX_POOLED_SLAB = 16 << 20;
+const MIN_SLAB = 1 << 20;
+
 export class WriteQueue {
   private dirty = new Map<string, () => Write>();
   private readonly pending = new Map<string, unknown>();
+  private readonly flushers: Flusher[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastCommit: Promise<unknown> = Promise.resolve();
   private failure: Error | null = null;
+  private epoch = 0;
+  // lmdb-js reads a put's value bytes when it runs the transaction, after `put` returns: values
+  // are copied into slabs that stay untouched until their flush has committed, then reused.
+  private slab: Uint8Array | null = null;
+  private slabUsed = 0;
+  private slabsInFlush: Uint8Array[] = [];
+  private readonly freeSlabs: Uint8Array[] = [];
+  private inFlush = false;
+  private readonly onTimer = () => {
+    this.timer = null;
+    void this.flush().catch(() => {
+      // Recorded in `failure`; the next awaited flush or drain reports it.
+    });
+  };
 
-  constructor(private readonly flushIntervalMs: number) {}
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly flushIntervalMs: number,
+  ) {}
+
+  register(flusher: Flusher): void {
+    this.flushers.push(flusher);
+  }
+
+  /** Asks for a flush within the interval (registered flushers call it when they become dirty). */
+  schedule(): void {
+    if (this.timer === null) this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
+  }
 
   /** Marks a record dirty; `produce` is called at flush time for its current value. */
   mark(id: string, produce: () => Write): void {
     this.dirty.set(id, produce);
-    if (this.timer === null) this.timer = setTimeout(() => this.flush(), this.flushIntervalMs);
+    this.schedule();
   }
 
   /** The value most recently written for `id` that may not be committed yet. */
@@ -37,36 +81,95 @@ export class WriteQueue {
     return this.dirty.size;
   }
 
+  /**
+   * `byteLength` bytes (8-byte aligned) for a value put during a flush; they stay untouched until
+   * that flush has committed. Only valid inside `Flusher.flush`.
+   */
+  scratch(byteLength: number): Uint8Array {
+    if (!this.inFlush) throw new Error('scratch bytes are only handed out during a flush');
+    const size = (byteLength + 7) & ~7;
+    let slab = this.slab;
+    if (slab === null || this.slabUsed + size > slab.byteLength) {
+      slab = this.takeSlab(size);
+      this.slab = slab;
+      this.slabUsed = 0;
+      this.slabsInFlush.push(slab);
+    }
+    const at = this.slabUsed;
+    this.slabUsed += size;
+    return slab.subarray(at, at + byteLength);
+  }
+
   /** Writes every dirty record now; resolves when the transaction is durable. */
   flush(): Promise<void> {
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const batch = this.dirty;
-    if (batch.size === 0) return this.drained();
-    this.dirty = new Map();
-    let last: Promise<unknown> = this.lastCommit;
-    for (const [id, produce] of batch) {
-      const { db, key, value } = produce();
-      this.pending.set(id, value);
-      const done = value === null ? db.remove(key) : db.put(key, value);
-      last = done.then(
+    const epoch = ++this.epoch;
+    let last: Promise<unknown> | null = null;
+    this.inFlush = true;
+    try {
+      const batch = this.dirty;
+      if (batch.size > 0) {
+        this.dirty = new Map();
+        for (const [id, produce] of batch) {
+          const { db, key, value } = produce();
+          this.pending.set(id, value);
+          const done = value === null ? db.remove(key) : db.put(key, value);
+          last = done.then(() => {
+            if (this.pending.get(id) === value) this.pending.delete(id);
+          });
+        }
+      }
+      for (let i = 0; i < this.flushers.length; i++) {
+        const done = this.flushers[i]!.flush(epoch);
+        if (done !== null) last = done;
+      }
+    } finally {
+      this.inFlush = false;
+    }
+    const slabs = this.slabsInFlush;
+    this.slabsInFlush = [];
+    this.slab = null;
+    if (last !== null) {
+      // One event turn is one lmdb-js transaction, so the last put settles after all the others.
+      this.lastCommit = last.then(
         () => {
-          if (this.pending.get(id) === value) this.pending.delete(id);
+          for (let i = 0; i < this.flushers.length; i++) this.flushers[i]!.committed(epoch);
+          this.releaseSlabs(slabs);
         },
         (err: unknown) => {
           this.failure = err instanceof Error ? err : new Error(String(err));
         },
       );
+    } else {
+      this.releaseSlabs(slabs);
     }
-    this.lastCommit = last;
     return this.drained();
   }
 
-  /** Resolves when everything flushed so far is committed; rejects if a commit failed. */
+  /** Resolves when everything flushed so far is committed and on disk; rejects if a commit failed. */
   async drained(): Promise<void> {
     await this.lastCommit;
     if (this.failure) throw this.failure;
+    // lmdb-js (overlapping sync) resolves a put once it is committed and visible; `flushed` once
+    // the OS has confirmed the commit is on disk.
+    await this.root.flushed;
+  }
+
+  private takeSlab(size: number): Uint8Array {
+    for (let i = 0; i < this.freeSlabs.length; i++) {
+      const slab = this.freeSlabs[i]!;
+      if (slab.byteLength >= size) {
+        this.freeSlabs.splice(i, 1);
+        return slab;
+      }
+    }
+    return new Uint8Array(Math.max(MIN_SLAB, 2 ** Math.ceil(Math.log2(size))));
+  }
+
+  private releaseSlabs(slabs: Uint8Array[]): void {
+    for (const slab of slabs) if (slab.byteLength <= MAX_POOLED_SLAB && this.freeSlabs.length < 8) this.freeSlabs.push(slab);
   }
 }

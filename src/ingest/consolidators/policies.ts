@@ -1,9 +1,146 @@
-// Consolidation policies per class, as pure functions over the latest quote of each venue.
+// Consolidation policies per class over the latest quote of each venue.
 // forex / indices / ETFs / commodities: median composite (stale venues dropped, so no single
 // venue moves the line alone); stocks and crypto: best bid and offer across venues.
+// The consolidator runs them on every venue tick, so they read a flat book (numbers per venue,
+// no object per quote) and write into the caller's result: no allocation per tick. The
+// object-taking forms below wrap the same code for callers off the hot path.
 import type { ConsolidatedQuote, VenueQuote } from '../ticks.ts';
 
 export type QuotePolicy = 'median' | 'best' | 'raw';
+
+export type TopOfBook = Omit<ConsolidatedQuote, 'tsMs'>;
+
+/** The latest quote of each venue by venue index; a null size is stored as NaN, so a sum over a null is NaN. */
+export class VenueBook {
+  /** One more than the highest venue index seen. */
+  size = 0;
+  private capacity = 0;
+  has = new Uint8Array(0);
+  tsMs = new Float64Array(0);
+  bid = new Float64Array(0);
+  ask = new Float64Array(0);
+  bidSize = new Float64Array(0);
+  askSize = new Float64Array(0);
+  /** Scratch for the medians. */
+  sorted = new Float64Array(0);
+
+  set(venue: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
+    if (venue >= this.capacity) this.grow(venue + 1);
+    if (venue >= this.size) this.size = venue + 1;
+    this.has[venue] = 1;
+    this.tsMs[venue] = tsMs;
+    this.bid[venue] = bid;
+    this.ask[venue] = ask;
+    this.bidSize[venue] = bidSize ?? NaN;
+    this.askSize[venue] = askSize ?? NaN;
+  }
+
+  /** Whether a venue counts at `nowMs`: quoted within `staleMs` and not crossed or locked. */
+  isLive(venue: number, nowMs: number, staleMs: number): boolean {
+    return this.has[venue] === 1 && nowMs - this.tsMs[venue]! <= staleMs && this.bid[venue]! < this.ask[venue]!;
+  }
+
+  static of(venues: readonly (VenueQuote | undefined)[]): VenueBook {
+    const book = new VenueBook();
+    venues.forEach((q, i) => {
+      if (q) book.set(i, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
+    });
+    return book;
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Float64Array | Uint8Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.capacity = Math.max(capacity, 4);
+    this.has = copy(this.has, new Uint8Array(this.capacity));
+    this.tsMs = copy(this.tsMs, new Float64Array(this.capacity));
+    this.bid = copy(this.bid, new Float64Array(this.capacity));
+    this.ask = copy(this.ask, new Float64Array(this.capacity));
+    this.bidSize = copy(this.bidSize, new Float64Array(this.capacity));
+    this.askSize = copy(this.askSize, new Float64Array(this.capacity));
+    this.sorted = new Float64Array(this.capacity);
+  }
+}
+
+function nullable(size: number): number | null {
+  return Number.isNaN(size) ? null : size;
+}
+
+/** Median of the live venues' values of one side (insertion sort: a handful of venues). */
+function liveMedian(book: VenueBook, values: Float64Array, nowMs: number, staleMs: number): number {
+  const sorted = book.sorted;
+  let n = 0;
+  for (let v = 0; v < book.size; v++) {
+    if (!book.isLive(v, nowMs, staleMs)) continue;
+    const x = values[v]!;
+    let i = n++;
+    while (i > 0 && sorted[i - 1]! > x) {
+      sorted[i] = sorted[i - 1]!;
+      i--;
+    }
+    sorted[i] = x;
+  }
+  const mid = n >> 1;
+  return n % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Median of live bids and median of live asks; sizes are the live venues' total. False when there is no line. */
+export function medianInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook): boolean {
+  let live = 0;
+  let bidSize = 0;
+  let askSize = 0;
+  for (let v = 0; v < book.size; v++) {
+    if (!book.isLive(v, nowMs, staleMs)) continue;
+    live++;
+    bidSize += book.bidSize[v]!;
+    askSize += book.askSize[v]!;
+  }
+  if (live === 0) return false;
+  const bid = liveMedian(book, book.bid, nowMs, staleMs);
+  const ask = liveMedian(book, book.ask, nowMs, staleMs);
+  if (!(bid < ask)) return false;
+  out.bid = bid;
+  out.ask = ask;
+  out.bidSize = nullable(bidSize);
+  out.askSize = nullable(askSize);
+  return true;
+}
+
+/** Highest live bid and lowest live ask, sizes summed over the venues at those prices. False when no venue is live. */
+export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook): boolean {
+  let bid = -Infinity;
+  let ask = Infinity;
+  let freshest = -1;
+  for (let v = 0; v < book.size; v++) {
+    if (!book.isLive(v, nowMs, staleMs)) continue;
+    if (book.bid[v]! > bid) bid = book.bid[v]!;
+    if (book.ask[v]! < ask) ask = book.ask[v]!;
+    if (freshest < 0 || book.tsMs[v]! > book.tsMs[freshest]!) freshest = v;
+  }
+  if (freshest < 0) return false;
+  if (!(bid < ask)) {
+    // Venues crossed against each other: fall back to the freshest venue's own book.
+    out.bid = book.bid[freshest]!;
+    out.ask = book.ask[freshest]!;
+    out.bidSize = nullable(book.bidSize[freshest]!);
+    out.askSize = nullable(book.askSize[freshest]!);
+    return true;
+  }
+  let bidSize = 0;
+  let askSize = 0;
+  for (let v = 0; v < book.size; v++) {
+    if (!book.isLive(v, nowMs, staleMs)) continue;
+    if (book.bid[v] === bid) bidSize += book.bidSize[v]!;
+    if (book.ask[v] === ask) askSize += book.askSize[v]!;
+  }
+  out.bid = bid;
+  out.ask = ask;
+  out.bidSize = nullable(bidSize);
+  out.askSize = nullable(askSize);
+  return true;
+}
 
 export interface PolicyInput {
   venues: readonly (VenueQuote | undefined)[];
@@ -11,60 +148,21 @@ export interface PolicyInput {
   staleMs: number;
 }
 
-/** Venues whose quote is fresh and not crossed. */
-export function liveVenues({ venues, nowMs, staleMs }: PolicyInput): VenueQuote[] {
-  const live: VenueQuote[] = [];
-  for (const q of venues) if (q && nowMs - q.tsMs <= staleMs && q.bid < q.ask) live.push(q);
-  return live;
-}
-
-export function median(values: number[]): number {
-  values.sort((a, b) => a - b);
-  const mid = values.length >> 1;
-  return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
-}
-
-function sumSizes(quotes: readonly VenueQuote[], pick: (q: VenueQuote) => number | null): number | null {
-  let total = 0;
-  for (const q of quotes) {
-    const size = pick(q);
-    if (size === null) return null;
-    total += size;
-  }
-  return total;
+function run(into: typeof medianInto, { venues, nowMs, staleMs }: PolicyInput): TopOfBook | null {
+  const out: TopOfBook = { bid: NaN, ask: NaN, bidSize: null, askSize: null };
+  return into(VenueBook.of(venues), nowMs, staleMs, out) ? out : null;
 }
 
 /** Median of live bids and median of live asks; sizes are the live venues' total. */
-export function medianComposite(input: PolicyInput): Omit<ConsolidatedQuote, 'tsMs'> | null {
-  const live = liveVenues(input);
-  if (live.length === 0) return null;
-  const bid = median(live.map((q) => q.bid));
-  const ask = median(live.map((q) => q.ask));
-  if (!(bid < ask)) return null;
-  return { bid, ask, bidSize: sumSizes(live, (q) => q.bidSize), askSize: sumSizes(live, (q) => q.askSize) };
+export function medianComposite(input: PolicyInput): TopOfBook | null {
+  return run(medianInto, input);
 }
 
 /** Highest live bid and lowest live ask, sizes summed over the venues at those prices. */
-export function bestBidOffer(input: PolicyInput): Omit<ConsolidatedQuote, 'tsMs'> | null {
-  const live = liveVenues(input);
-  if (live.length === 0) return null;
-  let bid = -Infinity;
-  let ask = Infinity;
-  for (const q of live) {
-    if (q.bid > bid) bid = q.bid;
-    if (q.ask < ask) ask = q.ask;
-  }
-  if (!(bid < ask)) {
-    // Venues crossed against each other: fall back to the freshest venue's own book.
-    let freshest = live[0]!;
-    for (const q of live) if (q.tsMs > freshest.tsMs) freshest = q;
-    return { bid: freshest.bid, ask: freshest.ask, bidSize: freshest.bidSize, askSize: freshest.askSize };
-  }
-  const atBid = live.filter((q) => q.bid === bid);
-  const atAsk = live.filter((q) => q.ask === ask);
-  return { bid, ask, bidSize: sumSizes(atBid, (q) => q.bidSize), askSize: sumSizes(atAsk, (q) => q.askSize) };
+export function bestBidOffer(input: PolicyInput): TopOfBook | null {
+  return run(bestInto, input);
 }
 
-export function applyPolicy(policy: QuotePolicy, input: PolicyInput): Omit<ConsolidatedQuote, 'tsMs'> | null {
+export function applyPolicy(policy: QuotePolicy, input: PolicyInput): TopOfBook | null {
   return policy === 'best' ? bestBidOffer(input) : medianComposite(input);
 }

@@ -1,9 +1,10 @@
-// One consolidator per symbol: keeps each venue's latest quote and turns them into the
-// consolidated line under the class policy. Also owns the per-class gates: the ETF spread rule
-// outside the US regular session (spec, class rule 1) and strictly increasing timestamps.
+// One consolidator per symbol: keeps each venue's latest quote (as numbers, not the caller's
+// objects) and turns them into the consolidated line under the class policy. Also owns the
+// per-class gates: the ETF spread rule outside the US regular session (spec, class rule 1) and
+// strictly increasing timestamps.
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import type { ConsolidatedQuote, VenueQuote } from '../ticks.ts';
-import { applyPolicy, type QuotePolicy } from './policies.ts';
+import { bestInto, medianInto, VenueBook, type QuotePolicy } from './policies.ts';
 
 export const CLASS_QUOTE_POLICY: Record<AssetClass, QuotePolicy> = {
   crypto: 'best',
@@ -27,7 +28,12 @@ export interface ConsolidatorOptions {
 }
 
 export class QuoteConsolidator {
-  private readonly venues: (VenueQuote | undefined)[] = [];
+  private readonly book = new VenueBook();
+  private readonly policy: QuotePolicy;
+  private readonly staleMs: number;
+  private readonly gate: ConsolidatorOptions['gate'];
+  /** The result handed out: reused, so it is valid until the next call. */
+  private readonly out: ConsolidatedQuote = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null };
   private lastTsMs = -Infinity;
   private lastBid = NaN;
   private lastAsk = NaN;
@@ -35,23 +41,33 @@ export class QuoteConsolidator {
   private lastAskSize: number | null = null;
   private readonly scale: number;
 
-  constructor(private readonly opts: ConsolidatorOptions) {
+  constructor(opts: ConsolidatorOptions) {
+    this.policy = opts.policy;
+    this.staleMs = opts.staleMs;
+    this.gate = opts.gate;
     this.scale = 10 ** (opts.decimals + 1);
   }
 
-  /** Takes one venue quote; returns the new consolidated quote, or null when the line did not change. */
+  /**
+   * Takes one venue quote; returns the new consolidated quote, or null when the line did not
+   * change. The returned object is reused by the next call: read it now or copy it.
+   */
   onQuote(q: VenueQuote): ConsolidatedQuote | null {
-    let next: Omit<ConsolidatedQuote, 'tsMs'> | null;
-    if (this.opts.policy === 'raw') {
-      next = q.bid < q.ask ? { bid: q.bid, ask: q.ask, bidSize: null, askSize: null } : null;
+    const next = this.out;
+    if (this.policy === 'raw') {
+      if (!(q.bid < q.ask)) return null;
+      next.bid = q.bid;
+      next.ask = q.ask;
+      next.bidSize = null;
+      next.askSize = null;
     } else {
-      this.venues[q.venue] = q;
-      next = applyPolicy(this.opts.policy, { venues: this.venues, nowMs: q.tsMs, staleMs: this.opts.staleMs });
+      this.book.set(q.venue, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
+      const found = this.policy === 'best' ? bestInto(this.book, q.tsMs, this.staleMs, next) : medianInto(this.book, q.tsMs, this.staleMs, next);
+      if (!found) return null;
     }
-    if (!next) return null;
     next.bid = Math.round(next.bid * this.scale) / this.scale;
     next.ask = Math.round(next.ask * this.scale) / this.scale;
-    if (this.opts.gate && !this.opts.gate(next, q.tsMs)) return null;
+    if (this.gate && !this.gate(next, q.tsMs)) return null;
     if (next.bid === this.lastBid && next.ask === this.lastAsk && next.bidSize === this.lastBidSize && next.askSize === this.lastAskSize) return null;
     // Strictly increasing per symbol, so no two ticks of a line share a timestamp (spec: forex ts).
     const tsMs = q.tsMs > this.lastTsMs ? q.tsMs : this.lastTsMs + 1;
@@ -60,7 +76,8 @@ export class QuoteConsolidator {
     this.lastAsk = next.ask;
     this.lastBidSize = next.bidSize;
     this.lastAskSize = next.askSize;
-    return { tsMs, ...next };
+    next.tsMs = tsMs;
+    return next;
   }
 
   /** Resumes the timestamp sequence after a restart. */
