@@ -3,7 +3,7 @@
 // share-structure set is written whole or not at all and its `as_of` moves only on a real refresh
 // (a newer vintage); the profile refreshes at most once per calendar month.
 import { countryCodeOf } from './country-code.ts';
-import { toFundamentalsJson, type FundamentalsRecord, type Profile, type ShareStructure } from './fundamentals.ts';
+import { toFundamentalsJson, type EncodedFundamentals, type FundamentalsRecord, type Profile, type ShareStructure } from './fundamentals.ts';
 import type { RawFundamentals } from './fundamentals-input.ts';
 import { estimateReceiptFloat, floatRatio, reconcileFloat, resolveOrdinaryCounts, resolveReceiptCounts, shortFloatRatio, validateReceiptFloat } from './fundamentals-rules.ts';
 
@@ -75,8 +75,8 @@ export type SharesOutcome = 'written' | 'refreshed' | 'restated' | 'unchanged' |
 export type ProfileOutcome = 'written' | 'refreshed' | 'not-due' | 'absent';
 
 export interface ApplyResult {
-  /** The record to store, or null when nothing changed. */
-  record: FundamentalsRecord | null;
+  /** The record to store with its served JSON, or null when nothing changed. */
+  written: EncodedFundamentals | null;
   shares: SharesOutcome;
   profile: ProfileOutcome;
   /** For `kept`: the figures the restatement left unavailable. */
@@ -129,9 +129,9 @@ export function applyFundamentals(previous: FundamentalsRecord | undefined, raw:
 
   const changedShares = sharesOutcome === 'written' || sharesOutcome === 'restated' || sharesOutcome === 'refreshed';
   const changedProfile = profileOutcome === 'written' || profileOutcome === 'refreshed';
-  if (!changedShares && !changedProfile) return { record: null, shares: sharesOutcome, profile: profileOutcome, missing };
-  const base = { symbol: raw.symbol, baseSymbol: raw.baseSymbol, market: raw.market, profile, profileAsOf, shares, sharesAsOf };
-  return { record: { ...base, json: toFundamentalsJson(base) }, shares: sharesOutcome, profile: profileOutcome, missing };
+  if (!changedShares && !changedProfile) return { written: null, shares: sharesOutcome, profile: profileOutcome, missing };
+  const record: FundamentalsRecord = { symbol: raw.symbol, baseSymbol: raw.baseSymbol, market: raw.market, profile, profileAsOf, shares, sharesAsOf };
+  return { written: { record, json: toFundamentalsJson(record) }, shares: sharesOutcome, profile: profileOutcome, missing };
 }
 
 function sameFigures(a: ShareStructure, b: ShareStructure): boolean {

@@ -91,7 +91,7 @@ export interface ShareStructure {
   beta?: number;
 }
 
-/** What the store keeps per symbol: both groups with their vintages, and the served JSON. */
+/** What the store keeps per symbol: both groups with their vintages (the served JSON beside it). */
 export interface FundamentalsRecord {
   symbol: string;
   baseSymbol: string;
@@ -102,7 +102,11 @@ export interface FundamentalsRecord {
   shares: ShareStructure;
   /** Vintage (YYYY-MM-DD) of the share-structure set: the item's `as_of`. */
   sharesAsOf: string | null;
-  /** The item as served, encoded once when the record is written. */
+}
+
+/** A record to store with its item as served, encoded once when the record is written. */
+export interface EncodedFundamentals {
+  record: FundamentalsRecord;
   json: string;
 }
 
@@ -137,7 +141,7 @@ const SHARE_FIELDS: readonly (readonly [string, keyof ShareStructure])[] = [
 ];
 
 /** The served item: identity, then every known field in the spec's order; unknown ones left out. */
-export function toFundamentalsItem(record: Omit<FundamentalsRecord, 'json'>): FundamentalsItem {
+export function toFundamentalsItem(record: FundamentalsRecord): FundamentalsItem {
   const item: Record<string, unknown> = { symbol: record.symbol, base_symbol: record.baseSymbol, market: record.market };
   for (const [name, key] of PROFILE_FIELDS) if (record.profile[key] !== undefined) item[name] = record.profile[key];
   for (const [name, key] of SHARE_FIELDS) if (record.shares[key] !== undefined) item[name] = record.shares[key];
@@ -145,6 +149,6 @@ export function toFundamentalsItem(record: Omit<FundamentalsRecord, 'json'>): Fu
   return item as FundamentalsItem;
 }
 
-export function toFundamentalsJson(record: Omit<FundamentalsRecord, 'json'>): string {
+export function toFundamentalsJson(record: FundamentalsRecord): string {
   return JSON.stringify(toFundamentalsItem(record));
 }

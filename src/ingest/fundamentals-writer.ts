@@ -61,7 +61,7 @@ export function writeFundamentals(store: Store, records: readonly RawFundamental
     summary.shares[result.shares]++;
     summary.profile[result.profile]++;
     if (result.shares === 'kept') summary.kept.push({ symbol: raw.symbol, asOf: raw.asOf, missing: result.missing });
-    return result.record;
+    return result.written;
   });
   return summary;
 }

@@ -26,6 +26,8 @@ export interface StoreDbs {
   usage: Database<unknown, string>;
   /** `CC:SYMBOL` → fundamentals record (msgpack). Key order is market, then symbol: the paging index. */
   fundamentals: Database<unknown, string>;
+  /** `CC:SYMBOL` → the fundamentals item as served (UTF-8 JSON), written with its record. */
+  fundamentalsJson: Database<Buffer, string>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -43,5 +45,6 @@ export function openDbs(dataDir: string): StoreDbs {
     keys: root.openDB<unknown, string>({ name: 'keys', encoding: 'msgpack' }),
     usage: root.openDB<unknown, string>({ name: 'usage', encoding: 'msgpack' }),
     fundamentals: root.openDB<unknown, string>({ name: 'fundamentals', encoding: 'msgpack' }),
+    fundamentalsJson: root.openDB<Buffer, string>({ name: 'fundamentals-json', encoding: 'binary' }),
   };
 }

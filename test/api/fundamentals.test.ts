@@ -304,7 +304,7 @@ describe('store failures', () => {
     seedRegistry(store, CATALOG);
     const failing = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === 'fundamentals') return { get: fail, page: fail, cursorKey: () => new Uint8Array(32) };
+        if (prop === 'fundamentals') return { get: fail, json: fail, page: fail, cursorKey: () => new Uint8Array(32) };
         return Reflect.get(target, prop, receiver);
       },
     });

@@ -2,7 +2,7 @@
 // refreshes a stored one (share structure as one set, as_of on real refreshes, monthly profile).
 import { describe, expect, test } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { FundamentalsItemSchema, type FundamentalsRecord } from '../../src/domain/fundamentals.ts';
+import { FundamentalsItemSchema, type EncodedFundamentals } from '../../src/domain/fundamentals.ts';
 import type { RawFundamentals } from '../../src/domain/fundamentals-input.ts';
 import { applyFundamentals, missingFigures, validateShareStructure } from '../../src/domain/fundamentals-refresh.ts';
 
@@ -13,9 +13,9 @@ function raw(fields: Partial<RawFundamentals> = {}): RawFundamentals {
 /** An ordinary listing at $50 with 1,000 shares: a cap of 50,000 agrees. */
 const CLEAN = { marketCap: 50_000, sharesTotal: 1_000, freeFloat: 800, shortInterest: 40, insiderOwnership: 0.1, adv10d: 20, adv90d: 25 };
 
-function item(record: FundamentalsRecord | null): Record<string, unknown> {
-  if (!record) throw new Error('expected a record');
-  const parsed = JSON.parse(record.json);
+function item(written: EncodedFundamentals | null): Record<string, unknown> {
+  if (!written) throw new Error('expected a record');
+  const parsed = JSON.parse(written.json);
   expect(Value.Check(FundamentalsItemSchema, parsed)).toBe(true);
   return parsed;
 }
@@ -103,10 +103,11 @@ describe('validateShareStructure: depositary receipts', () => {
 });
 
 describe('applyFundamentals', () => {
-  const first = applyFundamentals(undefined, raw({ ...CLEAN, company: 'Acme Corp.', country: 'Germany', sector: 'Industrials' }), 50).record!;
+  const firstWritten = applyFundamentals(undefined, raw({ ...CLEAN, company: 'Acme Corp.', country: 'Germany', sector: 'Industrials' }), 50).written!;
+  const first = firstWritten.record;
 
   test('identity fields are always present; unknown fields are left out, never null', () => {
-    expect(item(first)).toEqual({
+    expect(item(firstWritten)).toEqual({
       symbol: 'US:ACME',
       base_symbol: 'ACME',
       market: 'US',
@@ -125,17 +126,17 @@ describe('applyFundamentals', () => {
       adv_90d: 25,
       as_of: '2026-03-02',
     });
-    expect(first.json).not.toContain('null');
+    expect(firstWritten.json).not.toContain('null');
   });
 
   test('an unresolvable country leaves country_code out', () => {
-    expect(item(applyFundamentals(undefined, raw({ country: 'European Union' }), 50).record)).toEqual({ symbol: 'US:ACME', base_symbol: 'ACME', market: 'US', country: 'European Union' });
+    expect(item(applyFundamentals(undefined, raw({ country: 'European Union' }), 50).written)).toEqual({ symbol: 'US:ACME', base_symbol: 'ACME', market: 'US', country: 'European Union' });
   });
 
   test('a newer complete set is a real refresh: figures and as_of advance', () => {
     const r = applyFundamentals(first, raw({ ...CLEAN, shortInterest: 60, asOf: '2026-03-03' }), 50);
     expect(r.shares).toBe('refreshed');
-    expect(item(r.record)).toMatchObject({ short_interest: 60, as_of: '2026-03-03' });
+    expect(item(r.written)).toMatchObject({ short_interest: 60, as_of: '2026-03-03' });
   });
 
   test('a restatement with a missing figure keeps the previous set and its as_of', () => {
@@ -143,7 +144,7 @@ describe('applyFundamentals', () => {
     const r = applyFundamentals(first, raw({ ...withoutShort, adv10d: 99, asOf: '2026-03-03' }), 50);
     expect(r.shares).toBe('kept');
     expect(r.missing).toEqual(['short_interest']);
-    expect(r.record).toBeNull();
+    expect(r.written).toBeNull();
   });
 
   test('a restatement whose figure fails validation also keeps the previous set', () => {
@@ -153,14 +154,14 @@ describe('applyFundamentals', () => {
   });
 
   test('the same vintage again changes nothing; corrected figures of the same vintage keep as_of', () => {
-    expect(applyFundamentals(first, raw(CLEAN), 50)).toMatchObject({ shares: 'unchanged', record: null });
+    expect(applyFundamentals(first, raw(CLEAN), 50)).toMatchObject({ shares: 'unchanged', written: null });
     const r = applyFundamentals(first, raw({ ...CLEAN, adv10d: 21 }), 50);
     expect(r.shares).toBe('restated');
-    expect(item(r.record)).toMatchObject({ adv_10d: 21, as_of: '2026-03-02' });
+    expect(item(r.written)).toMatchObject({ adv_10d: 21, as_of: '2026-03-02' });
   });
 
   test('an older vintage is stale and ignored', () => {
-    expect(applyFundamentals(first, raw({ ...CLEAN, adv10d: 1, asOf: '2026-03-01' }), 50)).toMatchObject({ shares: 'stale', record: null });
+    expect(applyFundamentals(first, raw({ ...CLEAN, adv10d: 1, asOf: '2026-03-01' }), 50)).toMatchObject({ shares: 'stale', written: null });
   });
 
   test('an estimate replacing a served count is not a missing figure', () => {
@@ -171,15 +172,15 @@ describe('applyFundamentals', () => {
   test('the profile refreshes at most once a calendar month; the share structure daily', () => {
     const sameMonth = applyFundamentals(first, raw({ ...CLEAN, company: 'Acme Renamed', asOf: '2026-03-31' }), 50);
     expect(sameMonth.profile).toBe('not-due');
-    expect(item(sameMonth.record)).toMatchObject({ company: 'Acme Corp.', as_of: '2026-03-31' });
-    const nextMonth = applyFundamentals(sameMonth.record!, raw({ company: 'Acme Renamed', country: 'France', asOf: '2026-04-01' }), 50);
+    expect(item(sameMonth.written)).toMatchObject({ company: 'Acme Corp.', as_of: '2026-03-31' });
+    const nextMonth = applyFundamentals(sameMonth.written!.record, raw({ company: 'Acme Renamed', country: 'France', asOf: '2026-04-01' }), 50);
     expect(nextMonth.profile).toBe('refreshed');
     expect(nextMonth.shares).toBe('absent');
     // fields the refresh does not carry keep their values; the share structure is untouched
-    expect(item(nextMonth.record)).toMatchObject({ company: 'Acme Renamed', country: 'France', country_code: 'FR', sector: 'Industrials', as_of: '2026-03-31' });
+    expect(item(nextMonth.written)).toMatchObject({ company: 'Acme Renamed', country: 'France', country_code: 'FR', sector: 'Industrials', as_of: '2026-03-31' });
   });
 
   test('a record with nothing but identity stores nothing', () => {
-    expect(applyFundamentals(undefined, raw(), 50).record).toBeNull();
+    expect(applyFundamentals(undefined, raw(), 50).written).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { SimulatedFundamentals, simulatedRecord } from '../../src/ingest/simulat
 import { Store } from '../../src/store/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-const item = (store: Store, symbol: string) => JSON.parse(store.fundamentals.get(symbol)!.json);
+const item = (store: Store, symbol: string) => JSON.parse(store.fundamentals.json(symbol)!.toString('utf8'));
 
 describe('SimulatedFundamentals', () => {
   test('daily share structure, monthly profile, as_of only on a real refresh', async () => {

@@ -1,13 +1,13 @@
 // The fundamentals routes (spec: "Fundamentals routes"; add-on, REST only): one item, a batch by
-// symbols, and a market paged by an opaque cursor. Items are served as stored (their JSON was made
-// when they were written); handlers only check access, look up and join.
+// symbols, and a market paged by an opaque cursor. Items are served as stored (their JSON bytes
+// were made when they were written); handlers only check access, look up and join bytes.
 import { Elysia, t } from 'elysia';
 import { addonDenied, marketDenied, type Account } from '../../domain/account.ts';
 import { ApiError, badRequest } from '../../domain/errors.ts';
 import { FUNDAMENTALS_MARKETS, isFundamentalsMarket } from '../../domain/fundamentals.ts';
 import { normalizeSymbol, quoteInput } from '../../domain/symbols.ts';
 import type { ApiDeps } from '../deps.ts';
-import { jsonResponse } from '../http.ts';
+import { JSON_TYPE } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
 import { decodeCursor, encodeCursor } from '../queries/fundamentals-cursor.ts';
 
@@ -32,6 +32,23 @@ function checkMarketEnabled(account: Account, market: string): void {
   if (denied) throw new ApiError('FORBIDDEN', denied);
 }
 
+const COMMA = Buffer.from(',');
+
+/** `head`, the items separated by commas, `tail`: one JSON body without decoding any item. */
+function joinJson(head: string, items: readonly Buffer[], tail: string): Buffer {
+  const parts: Buffer[] = [Buffer.from(head)];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(tail));
+  return Buffer.concat(parts);
+}
+
+function jsonBytesResponse(body: Uint8Array): Response {
+  return new Response(body, { headers: { 'content-type': JSON_TYPE } });
+}
+
 function parseLimit(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_PAGE_SIZE;
   const text = raw.trim();
@@ -45,33 +62,33 @@ export function fundamentalsRoutes(deps: ApiDeps) {
   let cursorKey: Uint8Array | null = null;
   const key = () => (cursorKey ??= store.fundamentals.cursorKey());
 
-  const single = (account: Account, raw: string): string => {
+  const single = (account: Account, raw: string): Buffer => {
     const symbol = normalizeSymbol('stocks', raw);
     const market = symbol.slice(0, 2);
     checkMarketEnabled(account, market);
     if (!isFundamentalsMarket(market)) throw new ApiError('FUNDAMENTALS_MARKET_NOT_COVERED');
-    const record = store.fundamentals.get(symbol);
-    if (record) return record.json;
+    const json = store.fundamentals.json(symbol);
+    if (json) return json;
     throw new ApiError(store.registry.resolve('stocks', symbol) ? 'NO_FUNDAMENTALS' : 'UNKNOWN_SYMBOL');
   };
 
-  const batch = (account: Account, raw: string): string => {
+  const batch = (account: Account, raw: string): Buffer => {
     const requested = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     if (requested.length === 0) throw badRequest(`symbols is empty: give 1 to ${MAX_BATCH_SYMBOLS} comma-separated CC:SYMBOL, e.g. US:AAPL,DE:SAP`);
     if (requested.length > MAX_BATCH_SYMBOLS) throw badRequest(`too many symbols: at most ${MAX_BATCH_SYMBOLS} per request, got ${requested.length}`);
     const symbols = [...new Set(requested.map((s) => normalizeSymbol('stocks', s)))];
     for (const market of new Set(symbols.map((s) => s.slice(0, 2)))) checkMarketEnabled(account, market);
-    const items: string[] = [];
+    const items: Buffer[] = [];
     const missing: string[] = [];
     for (const symbol of symbols) {
-      const record = isFundamentalsMarket(symbol.slice(0, 2)) ? store.fundamentals.get(symbol) : undefined;
-      if (record) items.push(record.json);
+      const json = isFundamentalsMarket(symbol.slice(0, 2)) ? store.fundamentals.json(symbol) : undefined;
+      if (json) items.push(json);
       else missing.push(symbol);
     }
-    return `{"count":${items.length},"items":[${items.join(',')}],"missing":${JSON.stringify(missing)}}`;
+    return joinJson(`{"count":${items.length},"items":[`, items, `],"missing":${JSON.stringify(missing)}}`);
   };
 
-  const page = (account: Account, query: { market?: string; cursor?: string; limit?: string }): string => {
+  const page = (account: Account, query: { market?: string; cursor?: string; limit?: string }): Buffer => {
     const market = (query.market ?? 'US').trim().toUpperCase();
     if (!isFundamentalsMarket(market)) throw badRequest(`invalid market ${quoteInput(query.market ?? '')}: fundamentals cover the markets ${FUNDAMENTALS_MARKETS.join(', ')}`);
     checkMarketEnabled(account, market);
@@ -84,17 +101,17 @@ export function fundamentalsRoutes(deps: ApiDeps) {
     }
     const result = store.fundamentals.page(market, after, limit);
     const next = result.hasMore && result.lastSymbol !== null ? `,"next_cursor":"${encodeCursor(key(), result.lastSymbol)}"` : '';
-    return `{"market":"${market}","count":${result.items.length},"items":[${result.items.join(',')}]${next}}`;
+    return joinJson(`{"market":"${market}","count":${result.items.length},"items":[`, result.items, `]${next}}`);
   };
 
   return new Elysia({ prefix: '/fundamentals' })
-    .get('/stocks/:symbol', ({ params, request }) => jsonResponse(single(entitledAccount(request), params.symbol)), { params: SymbolParams })
+    .get('/stocks/:symbol', ({ params, request }) => jsonBytesResponse(single(entitledAccount(request), params.symbol)), { params: SymbolParams })
     .get(
       '/stocks',
       ({ query, request }) => {
         const account = entitledAccount(request);
         // `market`, `cursor` and `limit` are ignored when `symbols` is present (spec).
-        return jsonResponse(query.symbols !== undefined ? batch(account, query.symbols) : page(account, query));
+        return jsonBytesResponse(query.symbols !== undefined ? batch(account, query.symbols) : page(account, query));
       },
       { query: ListQuery },
     );
