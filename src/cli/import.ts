@@ -86,15 +86,15 @@ export async function runImport(argv: string[], env: Record<string, string | und
 
   let lastPercent = -1;
   let lastDrawMs = 0;
-  const progress = (bytes: number, rows: number) => {
+  const progress = (bytes: number, rows: number, final = false) => {
     if (!showProgress) return;
     const percent = totalBytes === 0 ? 100 : Math.floor((bytes / totalBytes) * 100);
     if (io.isTty) {
       const now = performance.now();
-      if (now - lastDrawMs < 100 && percent < 100) return;
+      if (now - lastDrawMs < 100 && !final) return;
       lastDrawMs = now;
       io.err(`\rreading ${file}: ${percent}% (${formatNumber(rows)} rows)`);
-    } else if (Math.floor(percent / 10) > Math.floor(lastPercent / 10)) {
+    } else if (Math.floor(percent / 10) > Math.floor(lastPercent / 10) || (final && percent > lastPercent)) {
       lastPercent = percent;
       io.err(`progress: ${percent}% of ${file} read (${formatNumber(rows)} rows)\n`);
     }
@@ -120,6 +120,8 @@ export async function runImport(argv: string[], env: Record<string, string | und
       }
       throw err;
     }
+    // The last rows of a file come out after its last chunk: draw the final count.
+    progress(totalBytes, report.rows, true);
     if (clearLine) {
       io.err('\n');
       clearLine = false;

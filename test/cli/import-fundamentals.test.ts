@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runImport } from '../../src/cli/import.ts';
 import { runMds } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let server: TestServer;
 let dataDir: string;
@@ -144,6 +146,20 @@ describe('mds import fundamentals', () => {
     expect((await item('ES:RST')).body).toMatchObject({ as_of: '2026-03-02', short_interest: 5000, adv_10d: 100 });
     await importFile(csvFile([listing('ES:RST', '2026-03-04', { short_interest: 6000, adv_10d: 300 })]));
     expect((await item('ES:RST')).body).toMatchObject({ as_of: '2026-03-04', short_interest: 6000, adv_10d: 300 });
+  });
+
+  test('on a terminal, progress redraws one line and bad rows print on lines of their own', async () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'tty.csv');
+    writeFileSync(path, ['symbol,as_of,company', 'ES:TTY1,2026-03-02,One', 'ES:TTY2,2026-03-02,', 'ES:TTY3,2026-02-31,Three'].join('\n'));
+    let out = '';
+    let err = '';
+    const code = await runImport(['fundamentals', path, '--progress', '--data-dir', join(dir.path, 'data')], {}, { out: (t) => (out += t), err: (t) => (err += t), isTty: true });
+    expect(code).toBe(0);
+    const reading = (rows: number) => `\rreading ${path}: 100% (${rows} rows)`;
+    // the last row comes out after the last chunk: the bad row clears the line, the final count redraws it
+    expect(err).toBe(`${reading(2)}\r\x1b[Kline 4: skipped: as_of must be a date YYYY-MM-DD, got "2026-02-31"\n${reading(3)}\n`);
+    expect(out).toContain('3 rows, 1 skipped as bad, 1 symbols updated');
   });
 
   test('usage errors exit with 2', async () => {
