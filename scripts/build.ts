@@ -108,8 +108,9 @@ async function main(): Promise<number> {
   const result = await Bun.build({
     entrypoints: [ENTRY],
     target: 'bun',
-    // Elysia reads handler source to see which request parts a handler uses: keep identifiers.
-    minify: { whitespace: true, syntax: true, identifiers: false },
+    // Elysia reads handler source to see which request parts a handler uses and whether it may be
+    // async: keep identifiers, and keep syntax as written (see the handlers in api/routes).
+    minify: { whitespace: true, syntax: false, identifiers: false },
     sourcemap: 'linked',
     define: { 'process.env.MDS_BUILD_COMMIT': JSON.stringify(commit) },
     plugins: [nativeAddonsPlugin(embedded)],

@@ -31,7 +31,11 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
   let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
     // Destructured, so Elysia sees what the gate reads and builds nothing else per request (cookies,
     // body, a server getter).
-    .onRequest(({ request, set }) => gate({ request, set } as GateContext))
+    // Not `=> gate(...)`: Elysia takes a hook whose source reads `=> f(` for async and awaits it.
+    .onRequest(({ request, set }) => {
+      const refusal = gate({ request, set } as GateContext);
+      if (refusal) return refusal;
+    })
     .onError(({ code, error, set, request }) => {
       const requestId = String(set.headers['x-request-id'] ?? '');
       if (error instanceof ApiError) return renderError(error, requestId);

@@ -26,10 +26,41 @@ const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
   return new Elysia({ prefix })
-    .get('/symbols', ({ query, request }) => symbolListBody(store, assetClass, accountOf(request), query.market), { query: SymbolsQuery })
-    .get('/quote/:symbol', ({ params, request }) => quoteBody(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))), { params: SymbolParams })
-    .get('/trade/last/:symbol', ({ params, request }) => JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)))), { params: SymbolParams })
-    .get('/snapshot/:symbol', ({ params, request }) => JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)))), { params: SymbolParams })
+    // Hot handlers end in `if (body) return body;`, never `return f(...)`: Elysia reads a handler's
+    // source, takes `=> f(` or `return f(` for possibly async, and then awaits every request (and
+    // Bun's transpiler folds `const body = f(); return body;` back into `return f()`).
+    .get(
+      '/symbols',
+      ({ query, request }) => {
+        const body = symbolListBody(store, assetClass, accountOf(request), query.market);
+        if (body) return body;
+      },
+      { query: SymbolsQuery },
+    )
+    .get(
+      '/quote/:symbol',
+      ({ params, request }) => {
+        const body = quoteBody(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)));
+        if (body) return body;
+      },
+      { params: SymbolParams },
+    )
+    .get(
+      '/trade/last/:symbol',
+      ({ params, request }) => {
+        const body = JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))));
+        if (body) return body;
+      },
+      { params: SymbolParams },
+    )
+    .get(
+      '/snapshot/:symbol',
+      ({ params, request }) => {
+        const body = JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))));
+        if (body) return body;
+      },
+      { params: SymbolParams },
+    )
     .get(
       '/agg/:symbol/prev',
       ({ params, query, request }) => {
@@ -60,7 +91,8 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
         set.headers['content-type'] = JSON_TYPE;
-        return rangeBody(store, entry, range.tf, rangePage(deps, entry, range));
+        const body = rangeBody(store, entry, range.tf, rangePage(deps, entry, range));
+        if (body) return body;
       },
       { params: RangePath, query: RangeQuery },
     );
