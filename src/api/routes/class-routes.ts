@@ -3,6 +3,7 @@
 // returned as strings: the gate has set the JSON content type, so Elysia answers without a merge.
 import { Elysia, t } from 'elysia';
 import type { AssetClass } from '../../domain/asset-classes.ts';
+import type { SymbolEntry } from '../../domain/instrument.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { parseRangeParams } from '../../domain/range-params.ts';
 import { quoteInput } from '../../domain/symbols.ts';
@@ -25,6 +26,13 @@ const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
+  /** A handler for `/:symbol` routes: resolves the path symbol for the account, answers `body(entry)`. */
+  const bySymbol =
+    (body: (entry: SymbolEntry) => string) =>
+    ({ params, request }: { params: { symbol: string }; request: Request }) => {
+      const text = body(resolveSymbol(store, assetClass, params.symbol, accountOf(request)));
+      if (text) return text;
+    };
   return new Elysia({ prefix })
     // Hot handlers end in `if (body) return body;`, never `return f(...)`: Elysia reads a handler's
     // source, takes `=> f(` or `return f(` for possibly async, and then awaits every request (and
@@ -37,30 +45,9 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
       },
       { query: SymbolsQuery },
     )
-    .get(
-      '/quote/:symbol',
-      ({ params, request }) => {
-        const body = quoteBody(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request)));
-        if (body) return body;
-      },
-      { params: SymbolParams },
-    )
-    .get(
-      '/trade/last/:symbol',
-      ({ params, request }) => {
-        const body = JSON.stringify(lastTradeOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))));
-        if (body) return body;
-      },
-      { params: SymbolParams },
-    )
-    .get(
-      '/snapshot/:symbol',
-      ({ params, request }) => {
-        const body = JSON.stringify(snapshotOf(deps, resolveSymbol(store, assetClass, params.symbol, accountOf(request))));
-        if (body) return body;
-      },
-      { params: SymbolParams },
-    )
+    .get('/quote/:symbol', bySymbol((entry) => quoteBody(deps, entry)), { params: SymbolParams })
+    .get('/trade/last/:symbol', bySymbol((entry) => JSON.stringify(lastTradeOf(deps, entry))), { params: SymbolParams })
+    .get('/snapshot/:symbol', bySymbol((entry) => JSON.stringify(snapshotOf(deps, entry))), { params: SymbolParams })
     .get(
       '/agg/:symbol/prev',
       ({ params, query, request }) => {
