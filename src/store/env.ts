@@ -32,7 +32,12 @@ export interface StoreDbs {
 
 export function openDbs(dataDir: string): StoreDbs {
   mkdirSync(dataDir, { recursive: true });
-  const root = open({ path: join(dataDir, 'mds.mdb'), compression: false, maxDbs: 16 });
+  // lmdb-js starts the write thread on a transaction once ~1000 puts are queued, before the event
+  // turn ends; the rest of a large flush then wakes it put by put, and on a shared core each wake
+  // is a switch between threads. A flush is issued in one turn, so start the transaction at its end.
+  // (`batchStartThreshold` is read by lmdb-js but missing from its option types.)
+  const options = { path: join(dataDir, 'mds.mdb'), compression: false, maxDbs: 16, batchStartThreshold: Number.MAX_SAFE_INTEGER };
+  const root = open(options);
   const binary = { encoding: 'binary' as const, keyEncoding: 'ordered-binary' as const };
   return {
     root,
