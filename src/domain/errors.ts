@@ -19,6 +19,10 @@ export const ERRORS = {
   // Fundamentals single route: 404 when unknown or not covered yet (spec error table; text ours).
   NO_FUNDAMENTALS: { status: 404, message: 'no fundamentals for this symbol yet (new listings can lag a day)' },
   FUNDAMENTALS_MARKET_NOT_COVERED: { status: 404, message: 'no fundamentals for this market: fundamentals cover the stock markets US, DE, ES and FR' },
+  // Bond yields (add-on; texts ours, in the style of the quote routes').
+  BONDS_COUNTRY_NOT_COVERED: { status: 404, message: 'no bond yields for this country: bond yields cover US, DE, FR, IT, ES and GB' },
+  NO_YIELD: { status: 404, message: 'no yield available' },
+  NO_CURVE: { status: 404, message: 'no curve available' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed: the API is read-only and answers GET only' },
   MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header or the apiKey query parameter' },
   INVALID_KEY: { status: 401, message: 'invalid API key' },

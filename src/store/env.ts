@@ -28,6 +28,8 @@ export interface StoreDbs {
   fundamentals: Database<unknown, string>;
   /** `CC:SYMBOL` → the fundamentals item as served (UTF-8 JSON), written with its record. */
   fundamentalsJson: Database<Buffer, string>;
+  /** [`CC:TENOR`, `YYYY-MM-DD`] → [yield percent, source] (msgpack): a symbol's history in date order. */
+  bonds: Database<unknown, (string | number)[]>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -51,5 +53,6 @@ export function openDbs(dataDir: string): StoreDbs {
     usage: root.openDB<unknown, string>({ name: 'usage', encoding: 'msgpack' }),
     fundamentals: root.openDB<unknown, string>({ name: 'fundamentals', encoding: 'msgpack' }),
     fundamentalsJson: root.openDB<Buffer, string>({ name: 'fundamentals-json', encoding: 'binary' }),
+    bonds: root.openDB<unknown, (string | number)[]>({ name: 'bonds', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
   };
 }

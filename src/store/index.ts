@@ -4,3 +4,4 @@ export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { TickKind } from './ticks.ts';
 export { BAR_FIELDS } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
+export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';

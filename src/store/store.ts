@@ -3,6 +3,7 @@
 import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
 import { AccountStore } from './accounts.ts';
+import { BondStore } from './bonds.ts';
 import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
@@ -23,6 +24,7 @@ export class Store {
   readonly registry: Registry;
   readonly accounts: AccountStore;
   readonly fundamentals: FundamentalsStore;
+  readonly bonds: BondStore;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -44,6 +46,7 @@ export class Store {
     this.latestStore = new LatestStore(this.dbs, this.queue);
     this.accounts = new AccountStore(this.dbs, this.queue);
     this.fundamentals = new FundamentalsStore(this.dbs);
+    this.bonds = new BondStore(this.dbs);
   }
 
   static open(opts: StoreOptions): Store {
