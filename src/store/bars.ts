@@ -5,7 +5,8 @@ import type { Bar } from '../domain/bar.ts';
 import { TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
 import { BAR_BYTES, BAR_FIELDS, f64View, readBar, writeBar } from './codecs.ts';
 import type { StoreDbs } from './env.ts';
-import type { Flusher, WriteQueue } from './write-queue.ts';
+import { savedOpenBar, type LiveStore } from './live.ts';
+import type { WriteQueue } from './write-queue.ts';
 
 /** Bars a chunk can hold: its span is this many bar durations. */
 export const CHUNK_BARS = 1024;
@@ -43,31 +44,28 @@ interface HotChunk {
   count: number;
 }
 
-/** A series' bar in progress: a live reference (the caller keeps folding prices into it), written at flush time. */
-interface OpenBarSlot {
-  symId: number;
-  tfIndex: number;
-  bar: Bar | null;
-  /** On the dirty list. */
-  listed: boolean;
-}
-
-export class BarStore implements Flusher {
+export class BarStore {
   private readonly hot = new Map<string, HotChunk>();
   private readonly lastT = new Map<string, number>();
-  /** By symId * TIMEFRAMES.length + timeframe index. */
-  private readonly openBars: (OpenBarSlot | undefined)[] = [];
-  private dirtyOpenBars: OpenBarSlot[] = [];
+  /**
+   * The bar in progress of each series by symId * TIMEFRAMES.length + timeframe index: a live
+   * reference (the caller keeps folding prices into it), written with the symbol's live record.
+   */
+  private readonly openBars: (Bar | null | undefined)[] = [];
 
   constructor(
     private readonly dbs: StoreDbs,
     private readonly queue: WriteQueue,
+    private readonly live: LiveStore,
   ) {
+    // Schema 1 kept bars in progress in their own records; an upgrade reads them once.
     for (const { key, value } of dbs.openBars.getRange()) {
       const [symId, tfIndex] = key as [number, number];
-      if (TIMEFRAMES[tfIndex]) this.openBarSlot(symId, tfIndex).bar = readBar(f64View(value), 0);
+      if (TIMEFRAMES[tfIndex]) this.openBars[symId * TIMEFRAMES.length + tfIndex] = readBar(f64View(value), 0);
     }
-    queue.register(this);
+    for (const [symId, rec] of live.saved) {
+      for (let tfIndex = 0; tfIndex < TIMEFRAMES.length; tfIndex++) this.openBars[symId * TIMEFRAMES.length + tfIndex] = savedOpenBar(rec, tfIndex);
+    }
   }
 
   /** Appends a completed bar; bars older than the last completed one are ignored (completed bars are immutable). */
@@ -117,47 +115,27 @@ export class BarStore implements Flusher {
    * flag), so a price folded in is not left out of the flush.
    */
   setOpenBar(symId: number, tf: Timeframe, bar: Bar | null): void {
-    const slot = this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index] ?? this.openBarSlot(symId, TIMEFRAME_INFO[tf].index);
-    slot.bar = bar;
-    if (!slot.listed) {
-      slot.listed = true;
-      this.dirtyOpenBars.push(slot);
-      this.queue.schedule();
-    }
+    this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index] = bar;
+    this.live.touch(symId);
   }
 
   /** The bar in progress as last set (after a restart: as last persisted, used to resume). */
   getOpenBar(symId: number, tf: Timeframe): Bar | undefined {
-    return this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index]?.bar ?? undefined;
+    return this.openBars[symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index] ?? undefined;
   }
 
-  /** Writes the bars in progress set or changed since the last flush. */
-  flush(): Promise<unknown> | null {
-    const slots = this.dirtyOpenBars;
-    if (slots.length === 0) return null;
-    this.dirtyOpenBars = [];
-    let last: Promise<unknown> | null = null;
-    for (const slot of slots) {
-      slot.listed = false;
-      const key = [slot.symId, slot.tfIndex];
-      if (slot.bar === null) {
-        last = this.dbs.openBars.remove(key);
-      } else {
-        const bytes = this.queue.scratch(BAR_BYTES);
-        writeBar(f64View(bytes), 0, slot.bar);
-        last = this.dbs.openBars.put(key, bytes as Buffer);
-      }
-    }
-    return last;
+  /** Every symbol with a bar in progress. */
+  symbolsWithOpenBars(): Set<number> {
+    const ids = new Set<number>();
+    this.openBars.forEach((bar, i) => {
+      if (bar) ids.add(Math.floor(i / TIMEFRAMES.length));
+    });
+    return ids;
   }
 
-  /** Bars in progress are read from memory, so a commit changes nothing here. */
-  committed(): void {}
-
-  private openBarSlot(symId: number, tfIndex: number): OpenBarSlot {
-    const slot: OpenBarSlot = { symId, tfIndex, bar: null, listed: false };
-    this.openBars[symId * TIMEFRAMES.length + tfIndex] = slot;
-    return slot;
+  /** The bar in progress by timeframe index, or null (read at flush time for the live record). */
+  openBarAt(symId: number, tfIndex: number): Bar | null {
+    return this.openBars[symId * TIMEFRAMES.length + tfIndex] ?? null;
   }
 
   lastCompletedT(symId: number, tf: Timeframe): number | null {

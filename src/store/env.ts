@@ -4,11 +4,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 
-export const SCHEMA_VERSION = 1;
+/** 2: latest state, bars in progress and open tick blocks in one `live` record per symbol (store/live.ts). */
+export const SCHEMA_VERSION = 2;
 
 export interface StoreDbs {
   root: RootDatabase;
-  /** [symId, kind, block] → packed tick records (ring buffer). */
+  /** [symId, kind, block] → packed tick records of a filled block (ring buffer; the block being filled is in `live`). */
   ticks: Database<Buffer, (string | number)[]>;
   /** [symId, tfIndex, chunkStartMs] → packed bar records, ascending t. */
   bars: Database<Buffer, (string | number)[]>;
@@ -16,6 +17,8 @@ export interface StoreDbs {
   openBars: Database<Buffer, (string | number)[]>;
   /** symId → latest state (msgpack). */
   latest: Database<unknown, number>;
+  /** symId → the symbol's live record (packed, see store/live.ts); replaces `latest` and `openBars`, which schema 1 wrote and an upgrade reads once. */
+  live: Database<Buffer, number>;
   /** symbol → registry entry (msgpack). */
   symbols: Database<unknown, string>;
   /** string → anything (msgpack): schema version, keys, markers. */
@@ -47,6 +50,7 @@ export function openDbs(dataDir: string): StoreDbs {
     bars: root.openDB<Buffer, (string | number)[]>({ name: 'bars', ...binary }),
     openBars: root.openDB<Buffer, (string | number)[]>({ name: 'open-bars', ...binary }),
     latest: root.openDB<unknown, number>({ name: 'latest', encoding: 'msgpack', keyEncoding: 'uint32' }),
+    live: root.openDB<Buffer, number>({ name: 'live', encoding: 'binary', keyEncoding: 'uint32' }),
     symbols: root.openDB<unknown, string>({ name: 'symbols', encoding: 'msgpack' }),
     meta: root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' }),
     keys: root.openDB<unknown, string>({ name: 'keys', encoding: 'msgpack' }),

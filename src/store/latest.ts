@@ -1,8 +1,8 @@
 // Latest state per symbol (quote, last trade, tick sequence numbers): served from memory and
-// changed in place by the store's append verbs; each flush writes the symbols changed since the
-// last one, so a restart serves the same values at once.
+// changed in place by the store's append verbs; persisted in the symbol's live record (live.ts),
+// so a restart serves the same values at once.
 import type { StoreDbs } from './env.ts';
-import type { Flusher, WriteQueue } from './write-queue.ts';
+import { savedLatest, type LiveStore } from './live.ts';
 
 export interface LatestQuote {
   bid: number;
@@ -27,22 +27,20 @@ export interface LatestState {
   version: number;
 }
 
-export class LatestStore implements Flusher {
+export class LatestStore {
   /** By symId. */
   private readonly states: (LatestState | undefined)[] = [];
-  /** Symbols changed since the last flush, and a flag per symbol for "already listed". */
-  private dirty: number[] = [];
-  private readonly listed: boolean[] = [];
 
   constructor(
-    private readonly dbs: StoreDbs,
-    private readonly queue: WriteQueue,
+    dbs: StoreDbs,
+    private readonly live: LiveStore,
   ) {
+    // Schema 1 kept the latest state in its own records; an upgrade reads them once.
     for (const { key, value } of dbs.latest.getRange()) {
       const saved = value as Partial<LatestState>;
       this.states[key] = { quote: saved.quote ?? null, trade: saved.trade ?? null, quoteSeq: saved.quoteSeq ?? 0, tradeSeq: saved.tradeSeq ?? 0, version: 1 };
     }
-    queue.register(this);
+    for (const [symId, rec] of live.saved) this.states[symId] = savedLatest(rec);
   }
 
   get(symId: number): LatestState | undefined {
@@ -57,28 +55,12 @@ export class LatestStore implements Flusher {
       this.states[symId] = state;
     }
     state.version++;
-    if (this.listed[symId] !== true) {
-      this.listed[symId] = true;
-      this.dirty.push(symId);
-      this.queue.schedule();
-    }
+    this.live.touch(symId);
     return state;
   }
 
-  flush(): Promise<unknown> | null {
-    const ids = this.dirty;
-    if (ids.length === 0) return null;
-    this.dirty = [];
-    let last: Promise<unknown> | null = null;
-    for (const symId of ids) {
-      this.listed[symId] = false;
-      const s = this.states[symId]!;
-      // Encoded by lmdb-js inside `put`, so later in-place changes do not reach this write.
-      last = this.dbs.latest.put(symId, { quote: s.quote, trade: s.trade, quoteSeq: s.quoteSeq, tradeSeq: s.tradeSeq });
-    }
-    return last;
+  /** Every symbol with a state. */
+  *symbols(): Iterable<number> {
+    for (let symId = 0; symId < this.states.length; symId++) if (this.states[symId] !== undefined) yield symId;
   }
-
-  /** Reads are served from memory, so a commit changes nothing here. */
-  committed(): void {}
 }

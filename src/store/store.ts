@@ -8,6 +8,7 @@ import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
+import { LiveStore, savedOpenTicks } from './live.ts';
 import { Registry } from './registry.ts';
 import { TickRing, type TickKind } from './ticks.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -41,9 +42,23 @@ export class Store {
     if (version === undefined) this.dbs.meta.putSync('schemaVersion', SCHEMA_VERSION);
     this.queue = new WriteQueue(this.dbs.root, opts.flushIntervalMs ?? 20);
     this.registry = new Registry(this.dbs);
-    this.bars = new BarStore(this.dbs, this.queue);
+    const live = new LiveStore(this.dbs, this.queue, version !== undefined && version < SCHEMA_VERSION);
+    this.bars = new BarStore(this.dbs, this.queue, live);
     this.ticks = new TickRing(this.dbs, this.queue, opts.ringCapacity ?? 8192);
-    this.latestStore = new LatestStore(this.dbs, this.queue);
+    this.latestStore = new LatestStore(this.dbs, live);
+    for (const symId of this.latestStore.symbols()) {
+      const state = this.latestStore.get(symId)!;
+      const rec = live.saved.get(symId);
+      this.ticks.restore(symId, 0, state.quoteSeq, rec && savedOpenTicks(rec, 0));
+      this.ticks.restore(symId, 1, state.tradeSeq, rec && savedOpenTicks(rec, 1));
+    }
+    live.saved.clear();
+    live.attach({
+      latest: (symId) => this.latestStore.get(symId),
+      openBar: (symId, tfIndex) => this.bars.openBarAt(symId, tfIndex),
+      openTicks: (symId, kind) => this.ticks.openTicks(symId, kind),
+      symbols: () => new Set([...this.latestStore.symbols(), ...this.bars.symbolsWithOpenBars()]),
+    });
     this.accounts = new AccountStore(this.dbs, this.queue);
     this.fundamentals = new FundamentalsStore(this.dbs);
     this.bonds = new BondStore(this.dbs);

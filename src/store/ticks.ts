@@ -1,7 +1,8 @@
 // Ring buffer of raw consolidated ticks per symbol and kind: fixed capacity, so disk and memory
 // stay bounded under an endless feed. Records are packed into blocks so one LMDB write carries
-// many ticks; the block being filled lives in memory and is rewritten on each flush, and a block
-// just filled stays in memory until the flush that wrote it has committed, so readers never miss it.
+// many ticks. The block being filled lives in memory and is persisted inside the symbol's live
+// record (live.ts); a filled block is written once under its ring key, and stays in memory until
+// that write has committed, so readers never miss it.
 import { QUOTE_FIELDS, TRADE_FIELDS } from './codecs.ts';
 import type { StoreDbs } from './env.ts';
 import type { Flusher, WriteQueue } from './write-queue.ts';
@@ -28,9 +29,7 @@ interface Ring {
   blockSeq: number;
   data: Float64Array;
   count: number;
-  /** The filled block changed since the last flush. */
-  openDirty: boolean;
-  /** On the queue's dirty list. */
+  /** On the dirty list (it has filled blocks not written yet). */
   listed: boolean;
   full: FullBlock[];
 }
@@ -81,6 +80,27 @@ export class TickRing implements Flusher {
     data[at + 3] = seq;
   }
 
+  /**
+   * Restores a ring at open from its last sequence number and the ticks of its block being filled
+   * as saved in the live record; without them (schema 1 kept that block under its ring key) they
+   * are read from there.
+   */
+  restore(symId: number, kind: number, lastSeq: number, saved: Float64Array | undefined): void {
+    if (lastSeq <= 0) return;
+    const ring = this.rings[symId * 2 + kind] ?? this.makeRing(symId, kind);
+    const count = ((lastSeq - 1) % BLOCK_TICKS) + 1;
+    ring.blockSeq = (lastSeq - count) / BLOCK_TICKS;
+    ring.count = count;
+    const ticks = saved !== undefined && saved.length > 0 ? saved : this.storedBlock(symId, kind, ring.blockSeq);
+    if (ticks) ring.data.set(ticks.subarray(0, Math.min(ticks.length, count * ring.fields)));
+  }
+
+  /** The ticks of the block being filled, or null (read at flush time for the live record). */
+  openTicks(symId: number, kind: number): Float64Array | null {
+    const ring = this.rings[symId * 2 + kind];
+    return ring === undefined || ring.count === 0 ? null : ring.data.subarray(0, ring.count * ring.fields);
+  }
+
   /** Ticks with seq > afterSeq still in the ring, oldest first, at most `max`, as field arrays. */
   readSince(symId: number, kind: TickKind, afterSeq: number, lastSeq: number, max: number): number[][] {
     const fields = FIELDS[KIND_INDEX[kind]]!;
@@ -103,21 +123,15 @@ export class TickRing implements Flusher {
     if (rings.length === 0) return null;
     this.dirty = [];
     let last: Promise<unknown> | null = null;
-    let withFull: Ring[] | null = null;
     for (const ring of rings) {
       ring.listed = false;
       for (const block of ring.full) {
         if (block.epoch !== 0) continue;
         block.epoch = epoch;
-        last = this.put(ring, block.blockSeq, block.data, BLOCK_TICKS);
-        (withFull ??= []).push(ring);
-      }
-      if (ring.openDirty && ring.count > 0) {
-        ring.openDirty = false;
-        last = this.put(ring, ring.blockSeq, ring.data, ring.count);
+        last = this.put(ring, block.blockSeq, block.data);
       }
     }
-    if (withFull !== null) this.waiting.push({ epoch, rings: withFull });
+    this.waiting.push({ epoch, rings });
     return last;
   }
 
@@ -140,27 +154,22 @@ export class TickRing implements Flusher {
     const blockSeq = (seq - 1 - slot) / BLOCK_TICKS;
     if (blockSeq !== ring.blockSeq) this.openBlock(ring, blockSeq, slot);
     ring.count = slot + 1;
-    if (!ring.openDirty) {
-      ring.openDirty = true;
+    return slot;
+  }
+
+  private openBlock(ring: Ring, blockSeq: number, slot: number): void {
+    if (ring.count > 0) {
+      ring.full.push({ blockSeq: ring.blockSeq, data: ring.data, epoch: 0 });
+      ring.data = this.spare[ring.kind]!.pop() ?? new Float64Array(BLOCK_TICKS * ring.fields);
       if (!ring.listed) {
         ring.listed = true;
         this.dirty.push(ring);
         this.queue.schedule();
       }
     }
-    return slot;
-  }
-
-  private openBlock(ring: Ring, blockSeq: number, slot: number): void {
-    if (ring.count > 0) {
-      // The next flush writes it whole; when a flush already did (it fell right after the
-      // block's last tick), that is one redundant write, simpler than tracking the case.
-      ring.full.push({ blockSeq: ring.blockSeq, data: ring.data, epoch: 0 });
-      ring.data = this.spare[ring.kind]!.pop() ?? new Float64Array(BLOCK_TICKS * ring.fields);
-    }
     ring.blockSeq = blockSeq;
     ring.count = 0;
-    // Resuming mid-block after a restart: keep the ticks already stored in it.
+    // Resuming mid-block on a ring that was not restored: keep the ticks already stored in it.
     if (slot > 0) {
       const stored = this.storedBlock(ring.symId, ring.kind, blockSeq);
       if (stored) ring.data.set(stored.subarray(0, Math.min(stored.length, ring.data.length)));
@@ -169,13 +178,13 @@ export class TickRing implements Flusher {
 
   private makeRing(symId: number, kind: number): Ring {
     const fields = FIELDS[kind]!;
-    const ring: Ring = { symId, kind, fields, blockSeq: -1, data: new Float64Array(BLOCK_TICKS * fields), count: 0, openDirty: false, listed: false, full: [] };
+    const ring: Ring = { symId, kind, fields, blockSeq: -1, data: new Float64Array(BLOCK_TICKS * fields), count: 0, listed: false, full: [] };
     this.rings[symId * 2 + kind] = ring;
     return ring;
   }
 
-  private put(ring: Ring, blockSeq: number, data: Float64Array, count: number): Promise<unknown> {
-    const bytes = this.queue.scratch(count * ring.fields * 8);
+  private put(ring: Ring, blockSeq: number, data: Float64Array): Promise<unknown> {
+    const bytes = this.queue.scratch(data.byteLength);
     bytes.set(new Uint8Array(data.buffer, data.byteOffset, bytes.length));
     return this.dbs.ticks.put([ring.symId, ring.kind, blockSeq % this.blocks], bytes as Buffer);
   }
