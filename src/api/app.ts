@@ -9,6 +9,7 @@ import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
+import { bondRoutes } from './routes/bonds.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
@@ -45,7 +46,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
-      if (cls === 'fundamentals') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
+      if (cls === 'fundamentals' || cls === 'bonds') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
       return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () =>
@@ -55,6 +56,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
+  app = app.use(bondRoutes(deps)) as unknown as typeof app;
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
 }
 

@@ -18,6 +18,7 @@ import { Rng, seedFor } from '../ingest/simulator/random.ts';
 import { Simulator } from '../ingest/simulator/simulator.ts';
 import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulator/price-model.ts';
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
+import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { VERSION } from '../version.ts';
@@ -51,6 +52,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const pipeline = new Pipeline(store, clock);
   let simulator: Simulator | null = null;
   let fundamentals: SimulatedFundamentals | null = null;
+  let bonds: SimulatedBonds | null = null;
   if (config.feed === 'sim') {
     // A short step spreads ticks over time as a live feed does, instead of bursts every 100 ms.
     simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
@@ -59,6 +61,11 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     // After the closing books: the fundamentals are cross-checked against these prices.
     fundamentals = new SimulatedFundamentals(store, CATALOG, clock, config.seed);
     fundamentals.start();
+    // Daily official-style observations, so bond history is there on a fresh start (>= 1 year).
+    const bondsStarted = performance.now();
+    bonds = new SimulatedBonds(store, clock, config.seed, Math.max(1, config.historyYears));
+    const published = bonds.start();
+    if (published > 0) log(`bond yields: ${published} daily observations published in ${((performance.now() - bondsStarted) / 1000).toFixed(2)}s`);
   }
   pipeline.start();
 
@@ -94,6 +101,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     (stopping ??= (async () => {
       simulator?.stop();
       fundamentals?.stop();
+      bonds?.stop();
       pipeline.stop();
       stream.stop();
       auth.stop();

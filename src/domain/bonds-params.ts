@@ -23,7 +23,7 @@ export function parseBondDate(name: string, raw: string | undefined): string {
   const m = DATE.exec(text);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text || Number(m[1]) < 1970) {
-    throw badRequest(`invalid ${name} date ${quoteInput(raw)}: expected a calendar date YYYY-MM-DD from 1970 on`);
+    throw badRequest(`invalid ${name === 'date' ? 'date' : `${name} date`} ${quoteInput(raw)}: expected a calendar date YYYY-MM-DD from 1970 on`);
   }
   return text;
 }

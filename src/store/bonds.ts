@@ -62,6 +62,16 @@ export class BondStore {
     return summary;
   }
 
+  /**
+   * Stores observations the caller knows are not stored yet (the simulator's next dates), in one
+   * transaction, without reading what is there first: a first start writes years of them.
+   */
+  putNew(observations: readonly BondObservation[]): void {
+    this.dbs.root.transactionSync(() => {
+      for (const o of observations) this.dbs.bonds.putSync([o.symbol, o.date], [o.yieldPct, o.source] satisfies Stored);
+    });
+  }
+
   /** The most recent observation of a symbol, or undefined. */
   latest(symbol: string): BondPoint | undefined {
     for (const { key, value } of this.dbs.bonds.getRange({ start: [symbol, AFTER_DATES], end: [symbol], reverse: true, limit: 1 })) {
