@@ -116,6 +116,53 @@ describe('applyPolicy', () => {
   });
 });
 
+/** Plain reference policies over quote objects (arrays, filter, sort), to check the flat-book ones against. */
+function naivePolicy(policy: 'median' | 'best', venues: (VenueQuote | undefined)[]): Omit<ConsolidatedQuote, 'tsMs'> | null {
+  const live = venues.filter((q): q is VenueQuote => q !== undefined && NOW - q.tsMs <= STALE_MS && q.bid < q.ask);
+  if (live.length === 0) return null;
+  const sum = (qs: VenueQuote[], pick: (q: VenueQuote) => number | null) => (qs.some((q) => pick(q) === null) ? null : qs.reduce((t, q) => t + pick(q)!, 0));
+  if (policy === 'median') {
+    const med = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const m = s.length >> 1;
+      return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+    };
+    const bid = med(live.map((q) => q.bid));
+    const ask = med(live.map((q) => q.ask));
+    return bid < ask ? { bid, ask, bidSize: sum(live, (q) => q.bidSize), askSize: sum(live, (q) => q.askSize) } : null;
+  }
+  const bid = Math.max(...live.map((q) => q.bid));
+  const ask = Math.min(...live.map((q) => q.ask));
+  if (!(bid < ask)) {
+    const f = live.reduce((a, q) => (q.tsMs > a.tsMs ? q : a));
+    return { bid: f.bid, ask: f.ask, bidSize: f.bidSize, askSize: f.askSize };
+  }
+  return { bid, ask, bidSize: sum(live.filter((q) => q.bid === bid), (q) => q.bidSize), askSize: sum(live.filter((q) => q.ask === ask), (q) => q.askSize) };
+}
+
+describe('policies against a plain reference', () => {
+  const venue = fc.option(
+    fc.record({
+      age: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constantFrom(STALE_MS, STALE_MS + 1)), // ties and the stale edge
+      bid: fc.integer({ min: 990, max: 1010 }),
+      spread: fc.integer({ min: -2, max: 6 }),
+      bidSize: fc.option(fc.integer({ min: 1, max: 9 }), { freq: 6 }),
+      askSize: fc.option(fc.integer({ min: 1, max: 9 }), { freq: 6 }),
+    }),
+    { freq: 6 },
+  );
+  test('median and best bid/offer equal the reference for any set of venues (stale, crossed, missing, null sizes)', () => {
+    fc.assert(
+      fc.property(fc.array(venue, { maxLength: 8 }), (raw) => {
+        const venues = raw.map((v, i) => (v === null ? undefined : vq(i, v.bid / 10, (v.bid + v.spread) / 10, { tsMs: NOW - v.age, bidSize: v.bidSize, askSize: v.askSize })));
+        expect(medianComposite(input(venues))).toEqual(naivePolicy('median', venues));
+        expect(bestBidOffer(input(venues))).toEqual(naivePolicy('best', venues));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('QuoteConsolidator', () => {
   const make = (policy: 'median' | 'best' | 'raw', gate?: (q: Omit<ConsolidatedQuote, 'tsMs'>, tsMs: number) => boolean) =>
     new QuoteConsolidator({ policy, decimals: 2, staleMs: STALE_MS, gate });
