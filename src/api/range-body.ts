@@ -1,14 +1,83 @@
 // The range route's body as bytes (spec: Range response): the header, then runs of encoded bars
 // copied from the bar JSON cache (one slice per chunk the page touches), the bar in progress, and
-// the footer. Per request only the header, the footer and the live bar are encoded.
+// the footer. Per request only the header, the footer and the live bar are encoded; and a request
+// repeated while its series has sealed no bar and its bar in progress is unchanged gets the very
+// bytes answered last time.
+import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
-import type { Store } from '../store/index.ts';
-import { barJsonCacheOf, type BarJsonCache } from './queries/bar-json-cache.ts';
-import type { RangePage } from './queries/bars.ts';
-import { barJson } from './serialize.ts';
+import type { RangeParams } from '../domain/range-params.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
+import type { Store } from '../store/index.ts';
+import type { ApiDeps } from './deps.ts';
+import { barJsonCacheOf, type BarJsonCache } from './queries/bar-json-cache.ts';
+import { rangePage, type RangePage } from './queries/bars.ts';
+import { barJson } from './serialize.ts';
 
 const encoder = new TextEncoder();
+
+/** Bodies kept per store for repeated requests; bounded by bytes, least recently used out first. */
+export const RANGE_BODY_MEMO_BYTES = 16 * 1024 * 1024;
+
+/** A body and the state of its series it was built from. */
+interface MemoEntry {
+  body: Uint8Array;
+  /** The series' last completed bar: bars are only appended, so an unchanged one means no new bar. */
+  lastT: number;
+  /** The bar in progress as it was (the pipeline changes it in place): t, o, h, l, c, v; NaN t for none. */
+  live: Float64Array;
+}
+
+class BodyMemo {
+  readonly entries = new Map<string, MemoEntry>();
+  bytes = 0;
+
+  get(key: string, lastT: number, live: Bar | null): Uint8Array | null {
+    const hit = this.entries.get(key);
+    if (!hit || hit.lastT !== lastT || !sameBar(hit.live, live)) return null;
+    // Most recently used last: Map keeps insertion order.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.body;
+  }
+
+  set(key: string, lastT: number, live: Bar | null, body: Uint8Array): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.body.length;
+    }
+    if (body.length > RANGE_BODY_MEMO_BYTES / 4) return;
+    this.entries.set(key, { body, lastT, live: live ? new Float64Array([live.t, live.o, live.h, live.l, live.c, live.v ?? NaN]) : new Float64Array([NaN, 0, 0, 0, 0, 0]) });
+    this.bytes += body.length;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= RANGE_BODY_MEMO_BYTES) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.body.length;
+    }
+  }
+}
+
+function sameBar(saved: Float64Array, live: Bar | null): boolean {
+  if (!live) return Number.isNaN(saved[0]);
+  // Object.is: a NaN volume (null) equals itself.
+  return saved[0] === live.t && saved[1] === live.o && saved[2] === live.h && saved[3] === live.l && saved[4] === live.c && Object.is(saved[5], live.v ?? NaN);
+}
+
+const memos = new WeakMap<object, BodyMemo>();
+
+/** The range route's body for one request. */
+export function rangeBody(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): Uint8Array {
+  let memo = memos.get(deps.store);
+  if (!memo) memos.set(deps.store, (memo = new BodyMemo()));
+  const key = `${entry.id}:${p.tf}:${p.fromMs}:${p.toMs}:${p.limit}:${p.offset}:${p.sort}`;
+  const lastT = deps.store.lastCompletedBarT(entry.id, p.tf) ?? -Infinity;
+  const live = deps.bars.barInProgress(entry.id, p.tf);
+  const known = memo.get(key, lastT, live);
+  if (known) return known;
+  const body = writeRangeBody(deps.store, entry, p.tf, rangePage(deps, entry, p));
+  memo.set(key, lastT, live, body);
+  return body;
+}
 
 /** A slice of encoded bars (each followed by a comma) to copy into the body. */
 interface Run {
@@ -17,7 +86,8 @@ interface Run {
   end: number;
 }
 
-export function rangeBody(store: Store, entry: SymbolEntry, tf: Timeframe, page: RangePage): Uint8Array {
+/** Header, runs of cached encoded bars, the bar in progress and footer, copied into one buffer. */
+function writeRangeBody(store: Store, entry: SymbolEntry, tf: Timeframe, page: RangePage): Uint8Array {
   const cache = barJsonCacheOf(store);
   const count = page.hi - page.lo;
   const runs = sealedRuns(cache, store, entry.id, tf, page);

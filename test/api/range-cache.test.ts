@@ -185,6 +185,12 @@ describe('range route from cached encoded bars', () => {
     h.live = { ...h.live, c: 2.125, h: 3, v: null };
     desc = JSON.parse(await expectRange(fromMs, lastDay(), { limit: 3 }));
     expect(desc.results[0]).toEqual({ o: 1.5, h: 3, l: 1, c: 2.125, v: null, t: h.live.t });
+    // The pipeline folds prices into the same object: a repeated request sees each change.
+    for (const [field, value] of [['c', 2.5], ['h', 3.5], ['l', 0.5], ['v', 7], ['v', null], ['o', 1.25]] as const) {
+      (h.live as Record<string, number | null>)[field] = value;
+      await expectRange(fromMs, lastDay(), { limit: 3 });
+      await expectRange(fromMs, lastDay(), { limit: 5000, sort: 'asc' });
+    }
     // Only the bar in progress on the page, at the end of an ascending walk.
     const total = desc.total_count;
     await expectRange(fromMs, lastDay(), { sort: 'asc', offset: total - 1 });

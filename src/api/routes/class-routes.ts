@@ -11,7 +11,7 @@ import { isTimeframe, TIMEFRAMES } from '../../domain/timeframes.ts';
 import type { ApiDeps } from '../deps.ts';
 import { JSON_TYPE, jsonResponse } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
-import { latestSettledBar, rangePage } from '../queries/bars.ts';
+import { latestSettledBar } from '../queries/bars.ts';
 import { lastTradeOf, quoteBody, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { rangeBody } from '../range-body.ts';
@@ -78,7 +78,7 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
         set.headers['content-type'] = JSON_TYPE;
-        const body = rangeBody(store, entry, range.tf, rangePage(deps, entry, range));
+        const body = rangeBody(deps, entry, range);
         if (body) return body;
       },
       { params: RangePath, query: RangeQuery },
