@@ -187,7 +187,7 @@ describe('range route from cached encoded bars', () => {
     expect(desc.results[0]).toEqual({ o: 1.5, h: 3, l: 1, c: 2.125, v: null, t: h.live.t });
     // The pipeline folds prices into the same object: a repeated request sees each change.
     for (const [field, value] of [['c', 2.5], ['h', 3.5], ['l', 0.5], ['v', 7], ['v', null], ['o', 1.25]] as const) {
-      (h.live as Record<string, number | null>)[field] = value;
+      Object.assign(h.live!, { [field]: value });
       await expectRange(fromMs, lastDay(), { limit: 3 });
       await expectRange(fromMs, lastDay(), { limit: 5000, sort: 'asc' });
     }
