@@ -1,4 +1,5 @@
-// `mds import fundamentals FILE`: loads issuer records into a data dir — also while a server runs
+// `mds import fundamentals FILE` and `mds import bonds FILE` (its own parts: import-bonds.ts):
+// loads issuer records or bond yields into a data dir — also while a server runs
 // on it (the server serves the new figures from its next request). Bad rows are reported with
 // their line numbers and skipped; the good rows are written in one transaction.
 import { existsSync, statSync } from 'node:fs';
@@ -7,10 +8,14 @@ import { parseArgs } from 'node:util';
 import { INPUT_COLUMN_NAMES } from '../domain/fundamentals-input.ts';
 import { formatOfPath, InputFileError, type FileFormat } from '../ingest/importers/fundamentals-file.ts';
 import { importFundamentals } from '../ingest/importers/fundamentals-import.ts';
+import { importBonds } from '../ingest/importers/bonds-import.ts';
+import { systemClock } from '../clock.ts';
+import { BONDS_IMPORT_HELP, latestImportDate, reportBondsImport } from './import-bonds.ts';
 import { Store } from '../store/index.ts';
 import { UsageError } from '../config.ts';
 
 export const IMPORT_HELP = `Usage: mds import fundamentals FILE [options]
+       mds import bonds FILE [options]
 
 Loads issuer records (CSV with a header row, or NDJSON: one JSON object per line) into the
 data dir's fundamentals. Each record is validated against the live price of its listing as it is
@@ -26,8 +31,10 @@ Options:
   --progress           show progress even for small files (large files always show it)
   --data-dir DIR       the data dir (default ./data, env MDS_DATA_DIR)
   --json               print the summary as JSON
+  --source TEXT        bonds: who published the figures, for rows that name no source
   -h, --help           this text
 
+${BONDS_IMPORT_HELP}
 Exit codes: 0 imported (bad rows, if any, were skipped), 1 nothing imported, 2 usage error.
 `;
 
@@ -41,6 +48,7 @@ const OPTIONS = {
   progress: { type: 'boolean' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
+  source: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -68,17 +76,20 @@ export async function runImport(argv: string[], env: Record<string, string | und
     io.out(IMPORT_HELP);
     return values.help ? 0 : 2;
   }
-  if (what !== 'fundamentals') throw new UsageError(`mds import knows one kind of data, fundamentals; got ${JSON.stringify(what)}`);
-  if (file === undefined) throw new UsageError("'mds import fundamentals' needs a FILE (CSV or NDJSON)");
+  if (what !== 'fundamentals' && what !== 'bonds') throw new UsageError(`mds import knows two kinds of data, fundamentals and bonds; got ${JSON.stringify(what)}`);
+  if (file === undefined) throw new UsageError(what === 'bonds' ? "'mds import bonds' needs a FILE (CSV)" : "'mds import fundamentals' needs a FILE (CSV or NDJSON)");
+  if (values.source !== undefined && what !== 'bonds') throw new UsageError('--source applies to mds import bonds only');
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   let format: FileFormat | null;
   if (values.format !== undefined) {
     if (values.format !== 'csv' && values.format !== 'ndjson') throw new UsageError(`--format must be csv or ndjson, got ${JSON.stringify(values.format)}`);
     format = values.format;
   } else {
-    format = formatOfPath(file);
+    // Bond files are CSV whatever their name (the Treasury's downloads keep theirs).
+    format = what === 'bonds' ? 'csv' : formatOfPath(file);
     if (format === null) throw new UsageError(`cannot tell the format of ${file} from its name: use --format csv or --format ndjson`);
   }
+  if (what === 'bonds' && format !== 'csv') throw new UsageError('bond yield files are CSV: --format csv');
   const path = resolve(file);
   if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`no such file: ${file}`);
   const totalBytes = statSync(path).size;
@@ -106,27 +117,34 @@ export async function runImport(argv: string[], env: Record<string, string | und
     if (clearLine) io.err('\r\x1b[K');
     io.err(`line ${line}: skipped: ${error}\n`);
   };
-
-  const store = Store.open({ dataDir: resolve(values['data-dir'] ?? env.MDS_DATA_DIR ?? './data') });
-  try {
-    let report;
-    try {
-      report = await importFundamentals(store, path, { format, strict: values.strict === true, onProgress: progress, onBadRow: badRow });
-    } catch (err) {
-      if (err instanceof InputFileError) {
-        if (clearLine) io.err('\n');
-        io.err(`mds: ${file}: ${err.message}; nothing was imported\n`);
-        return 1;
-      }
-      throw err;
-    }
+  /** After the file is read: its final row count, the end of the progress line, the bad rows not shown. */
+  const finishReading = (rows: number) => {
     // The last rows of a file come out after its last chunk: draw the final count.
-    progress(totalBytes, report.rows, true);
+    progress(totalBytes, rows, true);
     if (clearLine) {
       io.err('\n');
       clearLine = false;
     }
     if (shownBad > MAX_BAD_ROWS_SHOWN) io.err(`... and ${formatNumber(shownBad - MAX_BAD_ROWS_SHOWN)} more bad rows\n`);
+  };
+  const fileError = (err: unknown): number => {
+    if (!(err instanceof InputFileError)) throw err;
+    if (clearLine) io.err('\n');
+    io.err(`mds: ${file}: ${err.message}; nothing was imported\n`);
+    return 1;
+  };
+
+  const store = Store.open({ dataDir: resolve(values['data-dir'] ?? env.MDS_DATA_DIR ?? './data') });
+  try {
+    if (what === 'bonds') {
+      const bonds = await importBonds(store, path, { source: values.source, latestDate: latestImportDate(systemClock), strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
+      if (typeof bonds === 'number') return bonds;
+      finishReading(bonds.rows);
+      return reportBondsImport(bonds, file, values.json === true, io);
+    }
+    const report = await importFundamentals(store, path, { format, strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
+    if (typeof report === 'number') return report;
+    finishReading(report.rows);
     const { rows, badRows, written } = report;
     if (values.json) {
       io.out(`${JSON.stringify({ file, rows, bad_rows: badRows, imported: written !== null, ...(written && { symbols_written: written.symbolsWritten, shares: written.shares, profile: written.profile, prices: written.prices, kept: written.kept }) })}\n`);
