@@ -47,6 +47,8 @@ interface HotChunk {
 export class BarStore {
   private readonly hot = new Map<string, HotChunk>();
   private readonly lastT = new Map<string, number>();
+  /** Bar counts of chunks that can no longer grow, by series then chunk start (read side). */
+  private readonly finalCounts = new Map<string, Map<number, number>>();
   /**
    * The bar in progress of each series by symId * TIMEFRAMES.length + timeframe index: a live
    * reference (the caller keeps folding prices into it), written with the symbol's live record.
@@ -195,7 +197,20 @@ export class BarStore {
     if (last === null || last < fromMs) return spans;
     toMs = Math.min(toMs, last + 1);
     const span = chunkSpanMs(tf);
+    // Bars go only after the last completed one, so a chunk before its chunk is final: its count
+    // is remembered, and a window that covers it whole needs no read of it.
+    const growing = chunkStartOf(tf, last);
+    const key = seriesKey(symId, tf);
+    let finals = this.finalCounts.get(key);
+    if (!finals) this.finalCounts.set(key, (finals = new Map()));
     for (let start = chunkStartOf(tf, fromMs); start < toMs; start += span) {
+      const whole = start >= fromMs && start + span <= toMs;
+      if (whole && start < growing) {
+        let count = finals.get(start);
+        if (count === undefined) finals.set(start, (count = (this.chunkBytes(symId, tf, start)?.length ?? 0) / BAR_BYTES));
+        if (count > 0) spans.push({ start, count, from: 0, to: count });
+        continue;
+      }
       const bytes = this.chunkBytes(symId, tf, start);
       if (!bytes || bytes.length === 0) continue;
       const from = start >= fromMs ? 0 : lowerBound(bytes, fromMs);
@@ -206,11 +221,13 @@ export class BarStore {
     return spans;
   }
 
-  /** A copy of bars [fromIndex, toIndex) of one chunk, as packed records. */
+  /** A copy of bars [fromIndex, toIndex) of one chunk (fewer if it holds fewer), as packed records. */
   chunkRecords(symId: number, tf: Timeframe, start: number, fromIndex: number, toIndex: number): Float64Array {
     const bytes = this.chunkBytes(symId, tf, start);
-    const out = new Float64Array(Math.max(0, toIndex - fromIndex) * BAR_FIELDS);
-    if (bytes && out.length > 0) new Uint8Array(out.buffer).set(bytes.subarray(fromIndex * BAR_BYTES, toIndex * BAR_BYTES));
+    // Bounds from `length`: getBinaryFast's view may sit on a larger shared buffer.
+    const to = Math.min(toIndex, bytes ? bytes.length / BAR_BYTES : 0);
+    const out = new Float64Array(Math.max(0, to - fromIndex) * BAR_FIELDS);
+    if (bytes && out.length > 0) new Uint8Array(out.buffer).set(bytes.subarray(fromIndex * BAR_BYTES, to * BAR_BYTES));
     return out;
   }
 

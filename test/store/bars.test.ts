@@ -41,6 +41,41 @@ describe('bar store', () => {
     await store.close();
   });
 
+  test('chunk spans and chunk records give the same bars as a range read, as chunks grow, before and after commit', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    // Gaps every 7th minute, so indexes are not time arithmetic.
+    const all = bars(7000).filter((_, i) => i % 7 !== 3);
+    const viaSpans = (from: number, to: number) => {
+      const spans = store.barChunkSpans(1, '1m', from, to);
+      const out: Bar[] = [];
+      for (const span of spans) {
+        expect(span.count).toBe(store.barChunkRecords(1, '1m', span.start, 0, 2000).length / BAR_FIELDS);
+        expect(span.to).toBeGreaterThan(span.from);
+        out.push(...unpack(store.barChunkRecords(1, '1m', span.start, span.from, span.to)));
+      }
+      return out;
+    };
+    const check = () =>
+      fc.assert(
+        fc.property(fc.integer({ min: -10, max: 7010 }), fc.integer({ min: 0, max: 7020 }), (a, len) => {
+          const from = T0 + a * MINUTE_MS;
+          const to = from + len * MINUTE_MS;
+          expect(viaSpans(from, to)).toEqual(unpack(store.barsInRange(1, '1m', from, to).data));
+        }),
+        { numRuns: 40 },
+      );
+    // Appended in steps: windows asked for in between must see every later bar.
+    for (const upTo of [1500, 1501, 3000, all.length]) {
+      store.appendHistory(1, '1m', all.slice(0, upTo));
+      check();
+      expect(viaSpans(0, Infinity)).toEqual(all.slice(0, upTo));
+    }
+    await store.flush();
+    check();
+    await store.close();
+  });
+
   test('completed bars are immutable: an older or equal t is refused', async () => {
     using dir = tempDir();
     const store = Store.open({ dataDir: dir.path });
