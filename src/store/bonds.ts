@@ -33,6 +33,10 @@ export interface BondHistoryPage {
 /** After every date string: the exclusive end of a symbol's keys. */
 const AFTER_DATES = '\uffff';
 
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
 function pointOf(date: string, value: Stored): BondPoint {
   return { date, yieldPct: value[0], source: value[1] };
 }
@@ -102,7 +106,8 @@ export class BondStore {
     const total = this.dbs.bonds.getCount({ start: lo, end: hi });
     const points: BondPoint[] = [];
     if (page.offset < total) {
-      const range = page.sort === 'asc' ? { start: lo, end: hi } : { start: hi, end: lo, reverse: true };
+      // Range ends are exclusive, also in reverse: newest first ends after the day before `from`.
+      const range = page.sort === 'asc' ? { start: lo, end: hi } : { start: hi, end: [symbol, `${dayBefore(from)}\u0000`], reverse: true };
       for (const { key, value } of this.dbs.bonds.getRange({ ...range, offset: page.offset, limit: page.limit })) {
         points.push(pointOf(key[1] as string, value as Stored));
       }
