@@ -35,7 +35,7 @@ async function historyAll(srv: TestServer, symbol: string, from: string, to: str
   const all: any[] = [];
   let offset: number | null = 0;
   while (offset !== null) {
-    const { status, body } = await srv.json(`/bonds/history/${symbol}?from=${from}&to=${to}&offset=${offset}${extra}`);
+    const { status, body }: { status: number; body: any } = await srv.json(`/bonds/history/${symbol}?from=${from}&to=${to}&offset=${offset}${extra}`);
     expect(status).toBe(200);
     expect(Value.Check(BondHistorySchema, body)).toBe(true);
     all.push(...body.results);
