@@ -10,9 +10,29 @@ export interface BarsInProgress {
   barInProgress(symId: number, tf: Timeframe): Bar | null;
 }
 
+/** A perpetual composite as of an instant; `tsMs` is the newest quote time among the sources that count. */
+export interface CompositeView {
+  tsMs: number;
+  bid: number;
+  ask: number;
+  bidSize: number | null;
+  askSize: number | null;
+  sourceCount: number;
+}
+
+/** The perpetual composites, read-only: they belong to the ingest side, which feeds them. */
+export interface Composites {
+  /** The composite with the sources judged live at `nowMs`, or null when none is. */
+  compositeAt(symId: number, nowMs: number): CompositeView | null;
+  /** The last trade that passed the composite's rules, with the sources that counted then. */
+  lastTrade(symId: number): { tsMs: number; price: number; size: number | null; sourceCount: number } | null;
+}
+
 export interface ApiDeps {
   store: Store;
   bars: BarsInProgress;
+  /** Perpetual futures composites; absent where no composite feed runs (their routes then answer 503). */
+  composites?: Composites;
   clock: Clock;
   /** Keys, plans, quotas. */
   auth: Authenticator;

@@ -11,7 +11,9 @@ import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
-import { CATALOG } from '../ingest/reference/catalog.ts';
+import { ALL_INSTRUMENTS, CATALOG, PERPETUALS } from '../ingest/reference/catalog.ts';
+import { PerpetualComposites } from '../ingest/perpetual-composites.ts';
+import { PerpetualVenues } from '../ingest/simulator/perpetual-venues.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { backfillInstrument, fillGap } from '../ingest/simulator/history.ts';
 import { Rng, seedFor } from '../ingest/simulator/random.ts';
@@ -38,7 +40,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const unlock = lockDataDir(dataDir);
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
-  seedRegistry(store, CATALOG);
+  seedRegistry(store, ALL_INSTRUMENTS);
 
   const plans = loadPlans(config.plansFile);
   let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
@@ -50,6 +52,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   // History first: the pipeline resumes the bars in progress it leaves behind.
   if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs(), log);
   const pipeline = new Pipeline(store, clock);
+  // Perpetual composites fold into the pipeline's bars (sealed by its timer) but keep their own rules.
+  const composites = new PerpetualComposites(store, pipeline.bars);
+  let perpetualVenues: PerpetualVenues | null = null;
   let simulator: Simulator | null = null;
   let fundamentals: SimulatedFundamentals | null = null;
   let bonds: SimulatedBonds | null = null;
@@ -58,6 +63,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
     simulator.publishClosingBooks(store);
     simulator.start();
+    perpetualVenues = new PerpetualVenues(store, PERPETUALS, composites, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
+    perpetualVenues.open(clock.nowMs());
+    perpetualVenues.start();
     // After the closing books: the fundamentals are cross-checked against these prices.
     fundamentals = new SimulatedFundamentals(store, CATALOG, clock, config.seed);
     fundamentals.start();
@@ -74,12 +82,13 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const hub = new StreamHub(clock);
   const stream = createStream({ store, clock, hub, authenticate: (key) => auth.authenticate(key) });
   pipeline.subscribe(hub);
+  composites.subscribe(hub.composites);
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  const app = createApp({ store, bars: pipeline.bars, composites, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
   app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
   server = app.server as unknown as Server<ConnData>;
   hub.attach(server as unknown as Server<unknown>);
@@ -100,6 +109,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const stop = () =>
     (stopping ??= (async () => {
       simulator?.stop();
+      perpetualVenues?.stop();
       fundamentals?.stop();
       bonds?.stop();
       pipeline.stop();
@@ -118,11 +128,11 @@ async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log
   const endMs = nowMs - (nowMs % 60_000);
   const started = performance.now();
   const isFirst = store.getMeta('historyDone') === undefined;
-  log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${CATALOG.length} instruments` : 'resuming: filling the gap since the last run');
+  log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${ALL_INSTRUMENTS.length} instruments` : 'resuming: filling the gap since the last run');
   let done = 0;
   let lastReport = performance.now();
   let minutes = 0;
-  for (const spec of CATALOG) {
+  for (const spec of ALL_INSTRUMENTS) {
     const entries = [store.registry.bySymbolName(spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)];
     for (const entry of entries) {
       if (!entry) continue;
@@ -133,7 +143,7 @@ async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log
     done++;
     if (performance.now() - lastReport > 2000) {
       lastReport = performance.now();
-      log(`  history ${done}/${CATALOG.length} instruments`);
+      log(`  history ${done}/${ALL_INSTRUMENTS.length} instruments`);
       await store.flush();
     }
   }

@@ -1,7 +1,7 @@
 // The asset classes of the spec and what differs between them. Class differences live in this
 // table (and in symbol rules), never in `if` chains inside handlers.
 
-export const ASSET_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities'] as const;
+export const ASSET_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals'] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
 
 const CLASS_SET: ReadonlySet<string> = new Set(ASSET_CLASSES);
@@ -9,6 +9,12 @@ const CLASS_SET: ReadonlySet<string> = new Set(ASSET_CLASSES);
 export function isAssetClass(value: string): value is AssetClass {
   return CLASS_SET.has(value);
 }
+
+/**
+ * Classes priced as composites of independent sources with a `source_count` on every value
+ * (spec: perpetual futures); their latest values come from the composites, not the stored quote.
+ */
+export const COMPOSITE_CLASSES: ReadonlySet<AssetClass> = new Set<AssetClass>(['perpetuals']);
 
 /** Which consolidated value drives bars, whether bars carry volume, and how the last trade resolves. */
 export interface ClassPolicy {
@@ -22,13 +28,18 @@ export interface ClassPolicy {
   snapshotLastSize: 'always' | 'when-known' | 'never';
   /** Market calendar code that says when the class trades (stocks use their own market). */
   calendar: string;
+  /** The class's symbol list answers any valid key, whatever its plan (spec: perpetuals). */
+  listOpenToAnyKey: boolean;
 }
 
 export const CLASS_POLICY: Record<AssetClass, ClassPolicy> = {
-  crypto: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: false, snapshotLastSize: 'always', calendar: 'CRYPTO' },
-  forex: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'FOREX' },
-  stocks: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'US' },
-  indices: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'INDICES' },
-  etfs: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'never', calendar: 'ETFS' },
-  commodities: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'COMMODITIES' },
+  crypto: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: false, snapshotLastSize: 'always', calendar: 'CRYPTO', listOpenToAnyKey: false },
+  forex: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'FOREX', listOpenToAnyKey: false },
+  stocks: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'US', listOpenToAnyKey: false },
+  indices: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'INDICES', listOpenToAnyKey: false },
+  etfs: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'never', calendar: 'ETFS', listOpenToAnyKey: false },
+  commodities: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'COMMODITIES', listOpenToAnyKey: false },
+  // Composites around the clock: bars from the composite mid, no volume (the sources' volumes are
+  // not one market's), the last trade falls back to the mark.
+  perpetuals: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'never', calendar: 'CRYPTO', listOpenToAnyKey: true },
 };

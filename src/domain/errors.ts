@@ -23,6 +23,9 @@ export const ERRORS = {
   BONDS_COUNTRY_NOT_COVERED: { status: 404, message: 'no bond yields for this country: bond yields cover US, DE, FR, IT, ES and GB' },
   NO_YIELD: { status: 404, message: 'no yield available' },
   NO_CURVE: { status: 404, message: 'no curve available' },
+  // Perpetual composites: no source is live (all stale, crossed or far off the others), so there
+  // is no value to serve rather than a stale one (text ours, in the spec's 503 wording).
+  NO_LIVE_SOURCE: { status: 503, message: 'market data temporarily unavailable: no live source for this composite' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed: the API is read-only and answers GET only' },
   MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header or the apiKey query parameter' },
   INVALID_KEY: { status: 401, message: 'invalid API key' },

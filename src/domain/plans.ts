@@ -7,8 +7,11 @@ import { ASSET_CLASSES } from './asset-classes.ts';
 export const ADDONS = ['fundamentals', 'bonds', 'overnight'] as const;
 export type Addon = (typeof ADDONS)[number];
 
-/** Asset classes a plan can grant: the REST/stream classes plus perpetual futures. */
-export const PLAN_CLASSES = [...ASSET_CLASSES, 'perpetuals'] as const;
+/** Asset classes a plan can grant. */
+export const PLAN_CLASSES = ASSET_CLASSES;
+
+/** What the general plans grant: every class but perpetual futures, which need the Perpetuals plan (spec). */
+const GENERAL_CLASSES = ASSET_CLASSES.filter((c) => c !== 'perpetuals');
 
 export const PlanSchema = T.Object(
   {
@@ -35,9 +38,9 @@ const ALL_ADDONS = [...ADDONS];
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
   { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, addons: [] },
-  { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...ASSET_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, addons: ALL_ADDONS },
-  { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...ASSET_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: ALL_ADDONS },
-  { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...ASSET_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, addons: ALL_ADDONS },
+  { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...GENERAL_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, addons: ALL_ADDONS },
+  { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...GENERAL_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: ALL_ADDONS },
+  { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...GENERAL_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, addons: ALL_ADDONS },
   { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: [] },
 ];
 

@@ -19,6 +19,7 @@ const RULES: Record<AssetClass, SymbolRule> = {
   indices: { pattern: /^[A-Z0-9]{2,20}$/, expected: 'a bare index code such as US500' },
   etfs: { pattern: /^[A-Z0-9]{2,20}$/, expected: 'a product code such as US500ETF' },
   commodities: { pattern: /^[A-Z0-9]{2,20}$/, expected: 'a code such as XAUUSD' },
+  perpetuals: { pattern: /^[A-Z0-9]{1,20}USDT$/, expected: 'an underlying code followed by USDT, such as BTCUSDT, XAUUSDT or US500USDT' },
 };
 
 /** Human description of the class's symbol format, for 400 messages. */
@@ -59,6 +60,7 @@ export const UNKNOWN_SYMBOL_ERROR: Record<AssetClass, ErrorCode> = {
   indices: 'UNKNOWN_SYMBOL',
   etfs: 'UNKNOWN_SYMBOL',
   commodities: 'COMMODITY_NOT_SUPPORTED',
+  perpetuals: 'UNKNOWN_SYMBOL',
 };
 
 /** The 404 a class answers when a known symbol has no last trade to resolve (spec error table). */
@@ -69,6 +71,7 @@ export const NO_TRADE_ERROR: Record<AssetClass, ErrorCode> = {
   indices: 'SYMBOL_NOT_AVAILABLE',
   etfs: 'SYMBOL_NOT_AVAILABLE',
   commodities: 'NO_FRESH_TRADE',
+  perpetuals: 'NO_TRADE',
 };
 
 /** The 503 a class answers when its data cannot be read right now (spec error table). */
@@ -79,4 +82,5 @@ export const UNAVAILABLE_ERROR: Record<AssetClass, ErrorCode> = {
   indices: 'MARKET_DATA_UNAVAILABLE',
   etfs: 'MARKET_DATA_UNAVAILABLE',
   commodities: 'SERVICE_UNAVAILABLE',
+  perpetuals: 'MARKET_DATA_UNAVAILABLE',
 };

@@ -25,3 +25,8 @@ export interface ConsolidatedQuote {
   bidSize: number | null;
   askSize: number | null;
 }
+
+/** A perpetual composite: the consolidated top of book plus how many sources stand behind it. */
+export interface CompositeQuote extends ConsolidatedQuote {
+  sourceCount: number;
+}

@@ -5,6 +5,7 @@ import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
 import type { AuthResult } from '../auth/authenticator.ts';
 import { classDenied, marketDenied, type Account } from '../domain/account.ts';
+import { COMPOSITE_CLASSES } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
@@ -139,7 +140,8 @@ export function createStream(deps: StreamDeps) {
 
   function replay(ws: ServerWebSocket<ConnData>, pair: Pair, since: SubscribeRequest['since'], rawSymbols: string[]): number {
     const entry = pair.entry;
-    if (since === null || !entry) return 0;
+    // Composite frames carry a source count the ticks ring does not keep: those channels start live.
+    if (since === null || !entry || COMPOSITE_CLASSES.has(entry.assetClass)) return 0;
     let after: number | undefined;
     if (typeof since === 'number') after = since;
     else after = since[entry.symbol] ?? rawSymbols.map((r) => since[r]).find((v) => v !== undefined);

@@ -4,7 +4,7 @@
 import type { Server } from 'bun';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
-import { packObject, quoteJson, tradeJson } from './messages.ts';
+import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, tradeJson } from './messages.ts';
 
 export type Format = 'json' | 'msgpack';
 
@@ -20,7 +20,36 @@ export interface TickSink {
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void;
 }
 
+/** What the perpetual composites call for each composite tick: the same, with the source count. */
+export interface CompositeTickSink {
+  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null; sourceCount: number }): void;
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number): void;
+}
+
 export class StreamHub implements TickSink {
+  /** The sink the perpetual composites publish to: the same topics, frames with `source_count`. */
+  readonly composites: CompositeTickSink = {
+    onQuote: (entry, seq, q) => {
+      const channel = `${entry.assetClass}.quotes`;
+      const n = q.sourceCount;
+      this.fanOut(
+        channel,
+        entry.symbol,
+        () => compositeQuoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs, n),
+        () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, source_count: n, seq }),
+      );
+    },
+    onTrade: (entry, seq, tsMs, price, size, sourceCount) => {
+      const channel = `${entry.assetClass}.trades`;
+      this.fanOut(
+        channel,
+        entry.symbol,
+        () => compositeTradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs, sourceCount),
+        () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, source_count: sourceCount, seq }),
+      );
+    },
+  };
+
   private server: Server<unknown> | null = null;
   published = 0;
 

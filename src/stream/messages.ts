@@ -12,6 +12,16 @@ export function tradeJson(channel: string, asset: string, symbol: string, seq: n
   return `{"type":"trade","channel":"${channel}","asset":"${asset}","symbol":"${symbol}","price":${price},"size":${size},"ts":${tsMs},"timestamp":${tsMs},"seq":${seq}}`;
 }
 
+/** A composite's quote (perpetual futures): the quote fields plus how many sources stand behind it. */
+export function compositeQuoteJson(channel: string, asset: string, symbol: string, seq: number, bid: number, ask: number, bidSize: number | null, askSize: number | null, tsMs: number, sourceCount: number): string {
+  return `{"type":"quote","channel":"${channel}","asset":"${asset}","symbol":"${symbol}","bid":${bid},"ask":${ask},"bid_size":${bidSize},"ask_size":${askSize},"ts":${tsMs},"timestamp":${tsMs},"source_count":${sourceCount},"seq":${seq}}`;
+}
+
+/** A trade from a source that counted in its composite, and how many sources counted then. */
+export function compositeTradeJson(channel: string, asset: string, symbol: string, seq: number, price: number, size: number | null, tsMs: number, sourceCount: number): string {
+  return `{"type":"trade","channel":"${channel}","asset":"${asset}","symbol":"${symbol}","price":${price},"size":${size},"ts":${tsMs},"timestamp":${tsMs},"source_count":${sourceCount},"seq":${seq}}`;
+}
+
 /** The same message as msgpack: the JSON object's fields and order. */
 export function toMsgpack(json: string): Uint8Array {
   return packr.pack(JSON.parse(json));

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { ASSET_CLASSES, type AssetClass } from '../../src/domain/asset-classes.ts';
 import type { InstrumentSpec } from '../../src/domain/instrument.ts';
-import { CATALOG } from '../../src/ingest/reference/catalog.ts';
+import { ALL_INSTRUMENTS } from '../../src/ingest/reference/catalog.ts';
 
 function ofClass(assetClass: AssetClass): InstrumentSpec[] {
-  return CATALOG.filter((s) => s.assetClass === assetClass);
+  return ALL_INSTRUMENTS.filter((s) => s.assetClass === assetClass);
 }
 
 function symbolsOf(assetClass: AssetClass): string[] {
@@ -18,6 +18,7 @@ const SYMBOL_FORMAT: Record<AssetClass, RegExp> = {
   indices: /^[A-Z0-9]{2,10}$/,
   etfs: /^[A-Z0-9]{2,12}$/,
   commodities: /^[A-Z0-9]{1,9}USD$/,
+  perpetuals: /^[A-Z0-9]{1,12}USDT$/,
 };
 
 const SPEC_INDICES: Record<string, string> = {
@@ -31,14 +32,14 @@ const SPEC_ALIASES: Record<string, string> = {
 
 describe('instrument catalog', () => {
   test('every entry belongs to a known asset class and every class is populated', () => {
-    for (const spec of CATALOG) expect(ASSET_CLASSES).toContain(spec.assetClass);
+    for (const spec of ALL_INSTRUMENTS) expect(ASSET_CLASSES).toContain(spec.assetClass);
     for (const assetClass of ASSET_CLASSES) expect(ofClass(assetClass).length).toBeGreaterThan(0);
   });
 
   test('symbols are unique across the whole catalog, aliases included', () => {
     const seen = new Set<string>();
     const duplicates: string[] = [];
-    for (const spec of CATALOG) {
+    for (const spec of ALL_INSTRUMENTS) {
       for (const code of [spec.symbol, ...(spec.aliases ?? [])]) {
         if (seen.has(code)) duplicates.push(code);
         seen.add(code);
@@ -48,7 +49,7 @@ describe('instrument catalog', () => {
   });
 
   test('every symbol matches its class format', () => {
-    const bad = CATALOG.filter((s) => !SYMBOL_FORMAT[s.assetClass].test(s.symbol)).map((s) => s.symbol);
+    const bad = ALL_INSTRUMENTS.filter((s) => !SYMBOL_FORMAT[s.assetClass].test(s.symbol)).map((s) => s.symbol);
     expect(bad).toEqual([]);
   });
 
@@ -61,7 +62,7 @@ describe('instrument catalog', () => {
   });
 
   test('only stocks carry baseSymbol / depositary flags, only commodities carry aliases', () => {
-    for (const spec of CATALOG) {
+    for (const spec of ALL_INSTRUMENTS) {
       if (spec.assetClass !== 'stocks') {
         expect(spec.baseSymbol).toBeUndefined();
         expect(spec.isDepositaryReceipt).toBeUndefined();
@@ -141,7 +142,7 @@ describe('instrument catalog', () => {
   });
 
   test('parameters are in range for every entry', () => {
-    for (const spec of CATALOG) {
+    for (const spec of ALL_INSTRUMENTS) {
       const where = `${spec.assetClass} ${spec.symbol}`;
       expect(spec.name.trim().length, where).toBeGreaterThan(0);
       expect(spec.price, where).toBeGreaterThan(0);
@@ -157,7 +158,7 @@ describe('instrument catalog', () => {
   });
 
   test('price is representable at its decimals and the spread spans at least one tick', () => {
-    for (const spec of CATALOG) {
+    for (const spec of ALL_INSTRUMENTS) {
       const where = `${spec.assetClass} ${spec.symbol}`;
       const tick = 10 ** -spec.decimals;
       expect(Math.abs(Number(spec.price.toFixed(spec.decimals)) - spec.price), where).toBeLessThan(tick / 2);

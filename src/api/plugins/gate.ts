@@ -3,7 +3,7 @@
 // included, carries X-Request-Id and the X-RateLimit-* headers.
 import type { Account } from '../../domain/account.ts';
 import { classDenied } from '../../domain/account.ts';
-import { isAssetClass } from '../../domain/asset-classes.ts';
+import { CLASS_POLICY, isAssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
@@ -93,7 +93,8 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
     if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId);
     const cls = classOfPath(path);
-    if (cls !== null && isAssetClass(cls)) {
+    // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
+    if (cls !== null && isAssetClass(cls) && !(CLASS_POLICY[cls].listOpenToAnyKey && path === `/${cls}/symbols`)) {
       const denied = classDenied(account, cls);
       if (denied) return errorResponse('FORBIDDEN', requestId, denied);
     }

@@ -2,7 +2,7 @@
 // Handlers parse, call a query, serialize; class differences live in the class tables. Bodies are
 // returned as strings: the gate has set the JSON content type, so Elysia answers without a merge.
 import { Elysia, t } from 'elysia';
-import type { AssetClass } from '../../domain/asset-classes.ts';
+import { COMPOSITE_CLASSES, type AssetClass } from '../../domain/asset-classes.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { parseRangeParams } from '../../domain/range-params.ts';
@@ -12,6 +12,7 @@ import type { ApiDeps } from '../deps.ts';
 import { JSON_TYPE, jsonResponse } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
 import { latestSettledBar } from '../queries/bars.ts';
+import { compositeQuoteBody, compositeSnapshotBody, compositeTradeBody, markBody } from '../queries/composites.ts';
 import { lastTradeOf, quoteBody, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { rangeBody } from '../range-body.ts';
@@ -24,8 +25,29 @@ const RangeQuery = t.Object({ limit: t.Optional(t.String()), offset: t.Optional(
 const PrevQuery = t.Object({ interval: t.Optional(t.String()) });
 const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 
+type Body = (deps: ApiDeps, entry: SymbolEntry) => string;
+
+/** The latest-value bodies of a class; composite classes add the mark. */
+interface LatestBodies {
+  quote: Body;
+  trade: Body;
+  snapshot: Body;
+  mark: Body | null;
+}
+
+const STORED_LATEST: LatestBodies = {
+  quote: quoteBody,
+  trade: (deps, entry) => JSON.stringify(lastTradeOf(deps, entry)),
+  snapshot: (deps, entry) => JSON.stringify(snapshotOf(deps, entry)),
+  mark: null,
+};
+
+/** Perpetual futures: every value is the composite as of the request, with `source_count`. */
+const COMPOSITE_LATEST: LatestBodies = { quote: compositeQuoteBody, trade: compositeTradeBody, snapshot: compositeSnapshotBody, mark: markBody };
+
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
+  const latest = COMPOSITE_CLASSES.has(assetClass) ? COMPOSITE_LATEST : STORED_LATEST;
   /** A handler for `/:symbol` routes: resolves the path symbol for the account, answers `body(entry)`. */
   const bySymbol =
     (body: (entry: SymbolEntry) => string) =>
@@ -33,7 +55,7 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
       const text = body(resolveSymbol(store, assetClass, params.symbol, accountOf(request)));
       if (text) return text;
     };
-  return new Elysia({ prefix })
+  const routes = new Elysia({ prefix })
     // Hot handlers end in `if (body) return body;`, never `return f(...)`: Elysia reads a handler's
     // source, takes `=> f(` or `return f(` for possibly async, and then awaits every request (and
     // Bun's transpiler folds `const body = f(); return body;` back into `return f()`).
@@ -45,9 +67,9 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
       },
       { query: SymbolsQuery },
     )
-    .get('/quote/:symbol', bySymbol((entry) => quoteBody(deps, entry)), { params: SymbolParams })
-    .get('/trade/last/:symbol', bySymbol((entry) => JSON.stringify(lastTradeOf(deps, entry))), { params: SymbolParams })
-    .get('/snapshot/:symbol', bySymbol((entry) => JSON.stringify(snapshotOf(deps, entry))), { params: SymbolParams })
+    .get('/quote/:symbol', bySymbol((entry) => latest.quote(deps, entry)), { params: SymbolParams })
+    .get('/trade/last/:symbol', bySymbol((entry) => latest.trade(deps, entry)), { params: SymbolParams })
+    .get('/snapshot/:symbol', bySymbol((entry) => latest.snapshot(deps, entry)), { params: SymbolParams })
     .get(
       '/agg/:symbol/prev',
       ({ params, query, request }) => {
@@ -83,4 +105,7 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
       },
       { params: RangePath, query: RangeQuery },
     );
+  const mark = latest.mark;
+  if (mark === null) return routes;
+  return routes.get('/mark/:symbol', bySymbol((entry) => mark(deps, entry)), { params: SymbolParams });
 }

@@ -13,6 +13,8 @@ export const CLASS_QUOTE_POLICY: Record<AssetClass, QuotePolicy> = {
   indices: 'median',
   etfs: 'median',
   commodities: 'median',
+  // Not used by the pipeline: perpetuals have their own composite rules (perpetual-composite.ts).
+  perpetuals: 'median',
 };
 
 /** Spec, class rule 1: outside the regular session an ETF quote is published only within 0.5% of mid. */

@@ -15,5 +15,7 @@ export function calendarOf(spec: Pick<InstrumentSpec, 'assetClass' | 'market'>):
       return 'ETFS';
     case 'commodities':
       return 'COMMODITIES';
+    case 'perpetuals':
+      return 'CRYPTO';
   }
 }

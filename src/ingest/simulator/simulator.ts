@@ -32,7 +32,8 @@ interface SimInstrument {
   hasTape: boolean;
 }
 
-export const VENUES_PER_CLASS = { crypto: 3, forex: 4, stocks: 3, indices: 3, etfs: 3, commodities: 3 } as const;
+/** Perpetuals: three steady venues plus one that lapses, one that crosses and one that drifts (perpetual-venues.ts). */
+export const VENUES_PER_CLASS = { crypto: 3, forex: 4, stocks: 3, indices: 3, etfs: 3, commodities: 3, perpetuals: 6 } as const;
 
 export class Simulator {
   private readonly instruments: SimInstrument[] = [];
@@ -142,7 +143,7 @@ export class Simulator {
 }
 
 /** Continues from the stored state: the last quote mid, else the last bar close, else the reference level. */
-function startPrice(store: Store, entry: SymbolEntry, spec: InstrumentSpec): number {
+export function startPrice(store: Store, entry: SymbolEntry, spec: InstrumentSpec): number {
   const q = store.latest(entry.id)?.quote;
   if (q) return (q.bid + q.ask) / 2;
   const open = store.openBar(entry.id, '1m');
