@@ -288,6 +288,27 @@ describe('mds import bonds on a server without a feed', () => {
     expect((await bare.json('/bonds/curve/GB')).body.results.map((p: any) => p.symbol)).toEqual(['GB:25Y']);
   });
 
+  test('progress is shown for large files (or with --progress) and ends with the final row count', async () => {
+    const r = await runMds('import', 'bonds', FIXTURE, '--data-dir', bareDir, '--progress');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`progress: 100% of ${FIXTURE} read (19 rows)\n`);
+    // A Treasury file of more than 1 MiB: 40 years of rows, one per calendar day.
+    const big = join(bareDir, 'big.csv');
+    const header = 'Date,"1 Mo","2 Mo","3 Mo","4 Mo","6 Mo","1 Yr","2 Yr","3 Yr","5 Yr","7 Yr","10 Yr","20 Yr","30 Yr"';
+    const rows = Array.from({ length: 14_000 }, (_, i) => {
+      const d = new Date(Date.UTC(1987, 0, 1) + i * 86_400_000);
+      const date = `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
+      return `${date},${Array.from({ length: 13 }, (_, j) => (3 + j * 0.1 + (i % 50) / 100).toFixed(4)).join(',')}`;
+    });
+    writeFileSync(big, [header, ...rows].join('\r\n') + '\r\n');
+    const b = await runMds('import', 'bonds', big, '--data-dir', bareDir, '--json');
+    expect(b.code).toBe(0);
+    expect(b.err.split('\n').filter((line) => line.startsWith('progress: ')).length).toBeGreaterThan(2);
+    expect(b.err).toContain(`progress: 100% of ${big} read (14,000 rows)\n`);
+    expect(JSON.parse(b.out)).toMatchObject({ rows: 14_000, bad_rows: 0, observations: 14_000 * 13 });
+    expect((await bare.json('/bonds/history/US:7Y?from=1987-01-01&to=2025-12-31&limit=1')).body.total_count).toBe(14_000);
+  });
+
   test('--strict writes nothing when a row is bad; a file without a header it knows is refused whole', async () => {
     const file = join(bareDir, 'strict.csv');
     writeFileSync(file, 'date,country,tenor,yield,source\n2026-02-20,FR,10Y,3.3,Banque de France\n2026-02-20,FR,11Y,3.3,Banque de France\n');
