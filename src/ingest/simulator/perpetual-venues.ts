@@ -7,7 +7,7 @@ import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/index.ts';
 import type { VenueQuote, VenueTrade } from '../ticks.ts';
-import { quoteAround, roundTo, sigmaOver, SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND, stepPrice, tradeSize, type VenueBook } from './price-model.ts';
+import { quoteAround, roundTo, sigmaOver, SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND, stepPrice, type VenueBook } from './price-model.ts';
 import { Rng, seedFor } from './random.ts';
 import { startPrice, VENUES_PER_CLASS } from './simulator.ts';
 
@@ -44,6 +44,11 @@ interface SimPerpetual {
   biasBps: number[];
   /** Per-symbol offset of the venues' schedules. */
   phaseMs: number;
+}
+
+/** A perpetual print: a tenth of a lot to two lots, in fractions (perpetuals trade fractional contracts). */
+export function perpetualTradeSize(spec: InstrumentSpec, rng: Rng): number {
+  return roundTo((spec.lotSize * (1 + rng.int(20))) / 10, 6);
 }
 
 /** Whether a venue of this behaviour is silent at `atMs`. */
@@ -140,7 +145,7 @@ export class PerpetualVenues {
         if (isSilent(behaviour, nowMs + s.phaseMs)) continue;
         const book = venueBook(behaviour, s.spec, s.fair, s.biasBps[venue]!, nowMs + s.phaseMs, s.rng);
         const price = s.rng.next() < 0.5 ? book.bid : book.ask;
-        this.composites.onVenueTrade(s.entry.id, { venue, tsMs: nowMs, price, size: tradeSize(s.spec, s.rng) });
+        this.composites.onVenueTrade(s.entry.id, { venue, tsMs: nowMs, price, size: perpetualTradeSize(s.spec, s.rng) });
         this.ticksEmitted++;
       }
     }
