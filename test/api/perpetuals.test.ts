@@ -243,6 +243,29 @@ describe('stream', () => {
   });
 });
 
+describe('restart', () => {
+  test('after a restart the composites quote again at once, later than before, over the stored bars', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-perp-restart-'));
+    try {
+      let before: { timestamp: number };
+      let prevBefore: unknown;
+      {
+        await using first = await startServer({ dataDir: dir });
+        before = (await first.json('/perpetuals/quote/BTCUSDT')).body;
+        prevBefore = (await first.json('/perpetuals/agg/BTCUSDT/prev')).body;
+      }
+      // Ten minutes later: the gap is filled from the stored bars, the venues quote at once.
+      await using second = await startServer({ dataDir: dir, args: ['--clock-start', '2026-03-04T15:40:00Z'] });
+      const after = await second.json('/perpetuals/quote/BTCUSDT');
+      expect(after.status).toBe(200);
+      expect(after.body.timestamp).toBeGreaterThan(before.timestamp);
+      expect((await second.json('/perpetuals/agg/BTCUSDT/prev')).body).toEqual(prevBefore);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('no live source', () => {
   test('without a feed: quote, mark and last trade are 503 (no stale value), snapshot 404, the list still 200', async () => {
     await using own = await startServer({ args: ['--feed', 'none'] });
