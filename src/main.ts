@@ -13,7 +13,7 @@ Usage: mds <command> [options]
 Commands:
   serve        run the service (REST and WebSocket on one port, the built-in simulator by default)
   keys         create, list, show, update and revoke API keys
-  import       load data files into the data dir ('mds import fundamentals|bonds FILE')
+  import       load data files into the data dir ('mds import fundamentals|bonds|calendar FILE')
 
 Options:
   -h, --help      this text ('mds serve --help' lists the serve options)

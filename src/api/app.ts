@@ -10,6 +10,7 @@ import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
+import { economicCalendarRoutes } from './routes/economic-calendar.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
@@ -46,7 +47,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
-      if (cls === 'fundamentals' || cls === 'bonds') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
+      if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
       return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () =>
@@ -57,6 +58,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
+  app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
 }
 

@@ -1,7 +1,7 @@
-// `mds import fundamentals FILE` and `mds import bonds FILE` (its own parts: import-bonds.ts):
-// loads issuer records or bond yields into a data dir — also while a server runs
-// on it (the server serves the new figures from its next request). Bad rows are reported with
-// their line numbers and skipped; the good rows are written in one transaction.
+// `mds import fundamentals|bonds|calendar FILE` (the bonds and calendar parts: import-bonds.ts,
+// import-calendar.ts): loads issuer records, bond yields or calendar events into a data dir — also
+// while a server runs on it (the server serves the new figures from its next request). Bad rows
+// are reported with their line numbers and skipped; the good rows are written in one transaction.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,11 +11,14 @@ import { importFundamentals } from '../ingest/importers/fundamentals-import.ts';
 import { importBonds } from '../ingest/importers/bonds-import.ts';
 import { systemClock } from '../clock.ts';
 import { BONDS_IMPORT_HELP, latestImportDate, reportBondsImport } from './import-bonds.ts';
+import { importCalendar } from '../ingest/importers/calendar-import.ts';
+import { CALENDAR_IMPORT_HELP, reportCalendarImport } from './import-calendar.ts';
 import { Store } from '../store/index.ts';
 import { UsageError } from '../config.ts';
 
 export const IMPORT_HELP = `Usage: mds import fundamentals FILE [options]
        mds import bonds FILE [options]
+       mds import calendar FILE [options]
 
 Loads issuer records (CSV with a header row, or NDJSON: one JSON object per line) into the
 data dir's fundamentals. Each record is validated against the live price of its listing as it is
@@ -35,6 +38,7 @@ Options:
   -h, --help           this text
 
 ${BONDS_IMPORT_HELP}
+${CALENDAR_IMPORT_HELP}
 Exit codes: 0 imported (bad rows, if any, were skipped), 1 nothing imported, 2 usage error.
 `;
 
@@ -76,8 +80,8 @@ export async function runImport(argv: string[], env: Record<string, string | und
     io.out(IMPORT_HELP);
     return values.help ? 0 : 2;
   }
-  if (what !== 'fundamentals' && what !== 'bonds') throw new UsageError(`mds import knows two kinds of data, fundamentals and bonds; got ${JSON.stringify(what)}`);
-  if (file === undefined) throw new UsageError(what === 'bonds' ? "'mds import bonds' needs a FILE (CSV)" : "'mds import fundamentals' needs a FILE (CSV or NDJSON)");
+  if (what !== 'fundamentals' && what !== 'bonds' && what !== 'calendar') throw new UsageError(`mds import knows fundamentals, bonds and calendar; got ${JSON.stringify(what)}`);
+  if (file === undefined) throw new UsageError(what === 'bonds' ? "'mds import bonds' needs a FILE (CSV)" : `'mds import ${what}' needs a FILE (CSV or NDJSON)`);
   if (values.source !== undefined && what !== 'bonds') throw new UsageError('--source applies to mds import bonds only');
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
   let format: FileFormat | null;
@@ -141,6 +145,12 @@ export async function runImport(argv: string[], env: Record<string, string | und
       if (typeof bonds === 'number') return bonds;
       finishReading(bonds.rows);
       return reportBondsImport(bonds, file, values.json === true, io);
+    }
+    if (what === 'calendar') {
+      const calendar = await importCalendar(store, path, { format, strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
+      if (typeof calendar === 'number') return calendar;
+      finishReading(calendar.rows);
+      return reportCalendarImport(calendar, file, values.json === true, io);
     }
     const report = await importFundamentals(store, path, { format, strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
     if (typeof report === 'number') return report;

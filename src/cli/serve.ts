@@ -21,6 +21,7 @@ import { Simulator } from '../ingest/simulator/simulator.ts';
 import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulator/price-model.ts';
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
+import { SimulatedCalendar } from '../ingest/simulator/economic-calendar.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { VERSION } from '../version.ts';
@@ -58,6 +59,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   let simulator: Simulator | null = null;
   let fundamentals: SimulatedFundamentals | null = null;
   let bonds: SimulatedBonds | null = null;
+  let calendar: SimulatedCalendar | null = null;
   if (config.feed === 'sim') {
     // A short step spreads ticks over time as a live feed does, instead of bursts every 100 ms.
     simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
@@ -74,6 +76,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     bonds = new SimulatedBonds(store, clock, config.seed, Math.max(1, config.historyYears));
     const published = bonds.start();
     if (published > 0) log(`bond yields: ${published} daily observations published in ${((performance.now() - bondsStarted) / 1000).toFixed(2)}s`);
+    // Recurring releases from 60 days back to 60 ahead; actuals arrive as the clock passes them.
+    calendar = new SimulatedCalendar(store, clock, config.seed);
+    calendar.start();
   }
   pipeline.start();
 
@@ -112,6 +117,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
       perpetualVenues?.stop();
       fundamentals?.stop();
       bonds?.stop();
+      calendar?.stop();
       pipeline.stop();
       stream.stop();
       auth.stop();

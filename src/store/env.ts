@@ -33,6 +33,10 @@ export interface StoreDbs {
   fundamentalsJson: Database<Buffer, string>;
   /** [`CC:TENOR`, `YYYY-MM-DD`] → [yield percent, source] (msgpack): a symbol's history in date order. */
   bonds: Database<unknown, (string | number)[]>;
+  /** [scheduledAtMs, id] → economic-calendar event (msgpack): a window in time order. */
+  calendar: Database<unknown, (string | number)[]>;
+  /** event id → its scheduledAtMs, so an update replaces the event by id. */
+  calendarIds: Database<unknown, string>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -58,5 +62,7 @@ export function openDbs(dataDir: string): StoreDbs {
     fundamentals: root.openDB<unknown, string>({ name: 'fundamentals', encoding: 'msgpack' }),
     fundamentalsJson: root.openDB<Buffer, string>({ name: 'fundamentals-json', encoding: 'binary' }),
     bonds: root.openDB<unknown, (string | number)[]>({ name: 'bonds', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
+    calendar: root.openDB<unknown, (string | number)[]>({ name: 'calendar', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
+    calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
   };
 }

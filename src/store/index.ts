@@ -5,3 +5,4 @@ export type { TickKind } from './ticks.ts';
 export { BAR_FIELDS } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
 export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';
+export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic-calendar.ts';

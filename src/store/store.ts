@@ -4,6 +4,7 @@ import type { Bar } from '../domain/bar.ts';
 import type { Timeframe } from '../domain/timeframes.ts';
 import { AccountStore } from './accounts.ts';
 import { BondStore } from './bonds.ts';
+import { EconomicCalendarStore } from './economic-calendar.ts';
 import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
@@ -26,6 +27,7 @@ export class Store {
   readonly accounts: AccountStore;
   readonly fundamentals: FundamentalsStore;
   readonly bonds: BondStore;
+  readonly calendar: EconomicCalendarStore;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -62,6 +64,7 @@ export class Store {
     this.accounts = new AccountStore(this.dbs, this.queue);
     this.fundamentals = new FundamentalsStore(this.dbs);
     this.bonds = new BondStore(this.dbs);
+    this.calendar = new EconomicCalendarStore(this.dbs);
   }
 
   static open(opts: StoreOptions): Store {
