@@ -6,7 +6,13 @@ import { Value } from '@sinclair/typebox/value';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApp } from '../../src/api/app.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { ManualClock } from '../../src/clock.ts';
 import { EconomicCalendarPageSchema } from '../../src/domain/economic-calendar.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
+import { Store } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { runMds, until } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
@@ -172,5 +178,27 @@ describe('mds import calendar into a running server', () => {
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
     }
+  });
+});
+
+describe('store failures', () => {
+  test('the route answers 503 market data temporarily unavailable, logged', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    const failing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'calendar') return { page: () => { throw new Error('disk read failed'); } };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const logs: string[] = [];
+    const clock = new ManualClock(Date.UTC(2026, 2, 4));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'k'.repeat(10), devPerMinute: 100 });
+    const app = createApp({ store: failing, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, (line) => logs.push(line));
+    const res = await app.handle(new Request('http://localhost/calendar/economic', { headers: { 'x-api-key': 'k'.repeat(10) } }));
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toBe('market data temporarily unavailable');
+    expect(logs.some((l) => l.includes('disk read failed'))).toBe(true);
+    await store.close();
   });
 });
