@@ -20,8 +20,8 @@ export const IMPORT_HELP = `Usage: mds import fundamentals FILE [options]
        mds import bonds FILE [options]
        mds import calendar FILE [options]
 
-Loads issuer records (CSV with a header row, or NDJSON: one JSON object per line) into the
-data dir's fundamentals. Each record is validated against the live price of its listing as it is
+Fundamentals: loads issuer records (CSV with a header row, or NDJSON: one JSON object per line)
+into the data dir's fundamentals. Each record is validated against the live price of its listing as it is
 written; works while the server runs (the next request sees the new figures). A bad row is
 reported with its line number and skipped; the good rows are written in one transaction.
 
