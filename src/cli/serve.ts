@@ -6,12 +6,13 @@ import { shiftedClock, systemClock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
+import { registryKeyOf } from '../domain/asset-classes.ts';
 import { Authenticator } from '../auth/authenticator.ts';
 import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
-import { ALL_INSTRUMENTS, CATALOG, PERPETUALS } from '../ingest/reference/catalog.ts';
+import { ALL_INSTRUMENTS, CATALOG, PERPETUALS, SIMULATED } from '../ingest/reference/catalog.ts';
 import { PerpetualComposites } from '../ingest/perpetual-composites.ts';
 import { PerpetualVenues } from '../ingest/simulator/perpetual-venues.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
@@ -62,7 +63,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   let calendar: SimulatedCalendar | null = null;
   if (config.feed === 'sim') {
     // A short step spreads ticks over time as a live feed does, instead of bursts every 100 ms.
-    simulator = new Simulator(store, CATALOG, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
+    simulator = new Simulator(store, SIMULATED, pipeline, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
     simulator.publishClosingBooks(store);
     simulator.start();
     perpetualVenues = new PerpetualVenues(store, PERPETUALS, composites, clock, { seed: config.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * config.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * config.simRate });
@@ -139,10 +140,10 @@ async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log
   let lastReport = performance.now();
   let minutes = 0;
   for (const spec of ALL_INSTRUMENTS) {
-    const entries = [store.registry.bySymbolName(spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)];
+    const entries = [store.registry.resolve(spec.assetClass, spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)];
     for (const entry of entries) {
       if (!entry) continue;
-      const rng = new Rng(seedFor(config.seed, `history:${entry.symbol}`));
+      const rng = new Rng(seedFor(config.seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}`));
       if (isFirst) backfillInstrument(store, entry, spec, endMs, { minuteDays: config.historyDays, years: config.historyYears }, rng);
       else minutes += fillGap(store, entry, spec, endMs, config.historyDays, rng);
     }

@@ -1,5 +1,6 @@
 // An account's key and what it may use. Entitlement checks are pure and return the 403 message
 // that names what is missing, or null when allowed.
+import { PRODUCT_ACCESS, type AssetClass } from './asset-classes.ts';
 import type { Addon, Plan } from './plans.ts';
 
 export interface KeyRecord {
@@ -39,4 +40,15 @@ export function addonDenied(account: Account, addon: Addon): string | null {
 
 export function isMarketEnabled(account: Account, market: string): boolean {
   return marketDenied(account, market) === null;
+}
+
+/**
+ * What a class's routes need: its plan class, or for a product on top of another class (the US
+ * overnight session) that class, its stock market and the add-on; the first thing missing is named.
+ */
+export function classAccessDenied(account: Account, assetClass: AssetClass): string | null {
+  const product = PRODUCT_ACCESS[assetClass];
+  if (!product) return classDenied(account, assetClass);
+  const denied = classDenied(account, product.planClass) ?? marketDenied(account, product.market) ?? addonDenied(account, product.addon);
+  return denied === null ? null : `${product.product} needs ${product.planClass} with market ${product.market} and the ${product.addon} add-on: ${denied}`;
 }

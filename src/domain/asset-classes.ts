@@ -1,7 +1,8 @@
 // The asset classes of the spec and what differs between them. Class differences live in this
 // table (and in symbol rules), never in `if` chains inside handlers.
+import type { Addon } from './plans.ts';
 
-export const ASSET_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals'] as const;
+export const ASSET_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals', 'overnight'] as const;
 export type AssetClass = (typeof ASSET_CLASSES)[number];
 
 const CLASS_SET: ReadonlySet<string> = new Set(ASSET_CLASSES);
@@ -30,6 +31,13 @@ export interface ClassPolicy {
   calendar: string;
   /** The class's symbol list answers any valid key, whatever its plan (spec: perpetuals). */
   listOpenToAnyKey: boolean;
+  /**
+   * The class serves the same symbols as other classes as series of its own (the overnight lines
+   * of `US:AAPL`, `US500ETF`): the registry keeps its names apart under this namespace.
+   */
+  symbolNamespace?: string;
+  /** Latest values and the daily bar carry the trading session they belong to (`session_start`, `session_end`). */
+  sessionFields?: boolean;
 }
 
 export const CLASS_POLICY: Record<AssetClass, ClassPolicy> = {
@@ -42,4 +50,29 @@ export const CLASS_POLICY: Record<AssetClass, ClassPolicy> = {
   // Composites around the clock: bars from the composite mid, no volume (the sources' volumes are
   // not one market's), the last trade falls back to the mark.
   perpetuals: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'never', calendar: 'CRYPTO', listOpenToAnyKey: true },
+  // The US overnight session (20:00-04:00 New York, Sunday to Thursday nights): aggregated books
+  // and trades of US stocks and ETFs, kept apart from their regular-session series.
+  overnight: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'OVERNIGHT', listOpenToAnyKey: false, symbolNamespace: 'overnight', sessionFields: true },
 };
+
+/** What an account needs for a class that is a product on top of another class's plan. */
+export interface ProductAccess {
+  /** How 403 messages name the product. */
+  product: string;
+  /** The plan class it builds on. */
+  planClass: AssetClass;
+  /** The stock market that must be enabled on the account. */
+  market: string;
+  addon: Addon;
+}
+
+/** Spec: the US overnight session needs a US Stocks plan plus the overnight add-on. */
+export const PRODUCT_ACCESS: Partial<Record<AssetClass, ProductAccess>> = {
+  overnight: { product: 'the US overnight session', planClass: 'stocks', market: 'US', addon: 'overnight' },
+};
+
+/** The registry's key of a symbol: its own name, or namespaced for classes that repeat other classes' names. */
+export function registryKeyOf(assetClass: AssetClass, symbol: string): string {
+  const ns = CLASS_POLICY[assetClass].symbolNamespace;
+  return ns === undefined ? symbol : `${ns}|${symbol}`;
+}

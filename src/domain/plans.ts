@@ -7,11 +7,11 @@ import { ASSET_CLASSES } from './asset-classes.ts';
 export const ADDONS = ['fundamentals', 'bonds', 'overnight'] as const;
 export type Addon = (typeof ADDONS)[number];
 
-/** Asset classes a plan can grant. */
-export const PLAN_CLASSES = ASSET_CLASSES;
+/** Asset classes a plan can grant; the overnight session is not one: it is US stocks plus an add-on (spec). */
+export const PLAN_CLASSES = ASSET_CLASSES.filter((c) => c !== 'overnight');
 
 /** What the general plans grant: every class but perpetual futures, which need the Perpetuals plan (spec). */
-const GENERAL_CLASSES = ASSET_CLASSES.filter((c) => c !== 'perpetuals');
+const GENERAL_CLASSES = PLAN_CLASSES.filter((c) => c !== 'perpetuals');
 
 export const PlanSchema = T.Object(
   {

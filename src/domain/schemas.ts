@@ -89,7 +89,7 @@ export const MarketSchema = T.Object(
     mic: Str,
     country: Str,
     timezone: T.String(),
-    type: T.Union([T.Literal('stocks'), T.Literal('crypto'), T.Literal('forex'), T.Literal('commodities'), T.Literal('indices'), T.Literal('etfs')]),
+    type: T.Union([T.Literal('stocks'), T.Literal('crypto'), T.Literal('forex'), T.Literal('commodities'), T.Literal('indices'), T.Literal('etfs'), T.Literal('overnight')]),
   },
   { $id: 'Market', additionalProperties: false },
 );

@@ -20,6 +20,8 @@ const RULES: Record<AssetClass, SymbolRule> = {
   etfs: { pattern: /^[A-Z0-9]{2,20}$/, expected: 'a product code such as US500ETF' },
   commodities: { pattern: /^[A-Z0-9]{2,20}$/, expected: 'a code such as XAUUSD' },
   perpetuals: { pattern: /^[A-Z0-9]{1,20}USDT$/, expected: 'an underlying code followed by USDT, such as BTCUSDT, XAUUSDT or US500USDT' },
+  // The overnight lines keep their regular-session names: US stocks as US:TICKER, ETFs by product code.
+  overnight: { pattern: /^(US:[A-Z0-9][A-Z0-9.\-]{0,19}|[A-Z0-9]{2,20})$/, expected: 'a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF)' },
 };
 
 /** Human description of the class's symbol format, for 400 messages. */
@@ -61,6 +63,7 @@ export const UNKNOWN_SYMBOL_ERROR: Record<AssetClass, ErrorCode> = {
   etfs: 'UNKNOWN_SYMBOL',
   commodities: 'COMMODITY_NOT_SUPPORTED',
   perpetuals: 'UNKNOWN_SYMBOL',
+  overnight: 'UNKNOWN_SYMBOL',
 };
 
 /** The 404 a class answers when a known symbol has no last trade to resolve (spec error table). */
@@ -72,6 +75,7 @@ export const NO_TRADE_ERROR: Record<AssetClass, ErrorCode> = {
   etfs: 'SYMBOL_NOT_AVAILABLE',
   commodities: 'NO_FRESH_TRADE',
   perpetuals: 'NO_TRADE',
+  overnight: 'NO_TRADE',
 };
 
 /** The 503 a class answers when its data cannot be read right now (spec error table). */
@@ -83,4 +87,5 @@ export const UNAVAILABLE_ERROR: Record<AssetClass, ErrorCode> = {
   etfs: 'MARKET_DATA_UNAVAILABLE',
   commodities: 'SERVICE_UNAVAILABLE',
   perpetuals: 'MARKET_DATA_UNAVAILABLE',
+  overnight: 'MARKET_DATA_UNAVAILABLE',
 };

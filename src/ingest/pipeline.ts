@@ -50,7 +50,7 @@ export class Pipeline {
   ) {
     this.staleMs = opts.staleMs ?? 10_000;
     this.bars = new BarBuilder(store);
-    for (const cls of ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities'] as const) {
+    for (const cls of ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'overnight'] as const) {
       for (const entry of store.registry.all(cls)) {
         if (!entry.listed) continue;
         const line = this.makeLine(entry);

@@ -2,7 +2,7 @@
 export type { Holiday, MarketInfo, MarketStatus, MarketType, Session } from './types.ts';
 export { getMarket, listMarkets } from './registry.ts';
 export {
-  holidaysBetween, isOpenAt, nextCloseAfter, nextOpenAfter, sessionAt, sessionsBetween, usRegularSessionAt,
+  holidaysBetween, isOpenAt, nextCloseAfter, nextOpenAfter, sessionAt, sessionOpenedAtOrBefore, sessionsBetween, usRegularSessionAt,
 } from './session-query.ts';
 export { marketStatusAt } from './market-status.ts';
 export { addDays, isValidDate, toDayNumber } from './civil-date.ts';

@@ -81,6 +81,11 @@ export function sessionAt(code: string, tsMs: number): Session | null {
   return null;
 }
 
+/** The latest session that opened at or before tsMs, in progress or over (the session a value made then belongs to). */
+export function sessionOpenedAtOrBefore(code: string, tsMs: number): Session | null {
+  return lastOpenAtOrBefore(requireDefinition(code), tsMs);
+}
+
 /** Inside a session and not inside its lunch break. */
 export function isOpenAt(code: string, tsMs: number): boolean {
   const session = sessionAt(code, tsMs);

@@ -1,7 +1,7 @@
 // The public shapes of the market calendar (markets, sessions, holidays, status) and the
 // internal definition every market calendar implements.
 
-export type MarketType = 'stocks' | 'crypto' | 'forex' | 'commodities' | 'indices' | 'etfs';
+export type MarketType = 'stocks' | 'crypto' | 'forex' | 'commodities' | 'indices' | 'etfs' | 'overnight';
 
 export interface MarketInfo {
   market: string;

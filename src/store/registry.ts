@@ -1,6 +1,6 @@
 // The symbol registry: reference data per class with stable numeric ids used in every storage
 // key. Loaded into memory at open; lookups never touch LMDB.
-import type { AssetClass } from '../domain/asset-classes.ts';
+import { registryKeyOf, type AssetClass } from '../domain/asset-classes.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { StoreDbs } from './env.ts';
 
@@ -21,10 +21,11 @@ export class Registry {
     let nextId = (this.dbs.meta.get('nextSymbolId') as number | undefined) ?? 1;
     this.dbs.root.transactionSync(() => {
       for (const entry of entries) {
-        const known = this.bySymbol.get(entry.symbol);
+        const key = registryKeyOf(entry.assetClass, entry.symbol);
+        const known = this.bySymbol.get(key);
         const full: SymbolEntry = { ...entry, id: known ? known.id : nextId++ };
         if (known && JSON.stringify(known) === JSON.stringify(full)) continue;
-        this.dbs.symbols.putSync(full.symbol, full);
+        this.dbs.symbols.putSync(key, full);
         this.index(full);
       }
       this.dbs.meta.putSync('nextSymbolId', nextId);
@@ -41,6 +42,7 @@ export class Registry {
     return this.byId.get(id);
   }
 
+  /** A symbol by its name; the names of namespaced classes (overnight lines) are found with `resolve`. */
   bySymbolName(symbol: string): SymbolEntry | undefined {
     return this.bySymbol.get(symbol);
   }
@@ -60,9 +62,10 @@ export class Registry {
   }
 
   private index(entry: SymbolEntry): void {
-    const previous = this.bySymbol.get(entry.symbol);
+    const key = registryKeyOf(entry.assetClass, entry.symbol);
+    const previous = this.bySymbol.get(key);
     if (previous) for (const alias of previous.aliases) this.byClassKey.delete(`${previous.assetClass}|${alias}`);
-    this.bySymbol.set(entry.symbol, entry);
+    this.bySymbol.set(key, entry);
     this.byId.set(entry.id, entry);
     this.byClassKey.set(`${entry.assetClass}|${entry.symbol}`, entry);
     for (const alias of entry.aliases) this.byClassKey.set(`${entry.assetClass}|${alias}`, entry);

@@ -43,7 +43,7 @@ const plusMinutes = (iso: string, minutes: number) => `${new Date(Date.parse(iso
 const isSorted = (codes: string[]) => codes.every((code, i) => i === 0 || codes[i - 1]! < code);
 
 describe('GET /markets', () => {
-  test('lists the 38 stock markets and the 5 class markets, sorted by code', async () => {
+  test('lists the 38 stock markets and the 6 class markets (the US overnight session among them), sorted by code', async () => {
     const { status: code, body } = await server.json('/markets');
     expect(code).toBe(200);
     expect(Value.Check(MarketListSchema, body)).toBe(true);
@@ -51,7 +51,7 @@ describe('GET /markets', () => {
     expect(isSorted(codes)).toBe(true);
     expect(body.markets.filter((m: { type: string }) => m.type === 'stocks')).toHaveLength(38);
     const classMarkets = body.markets.filter((m: { type: string }) => m.type !== 'stocks').map((m: { market: string; type: string }) => [m.market, m.type]);
-    expect(classMarkets).toEqual([['COMMODITIES', 'commodities'], ['CRYPTO', 'crypto'], ['ETFS', 'etfs'], ['FOREX', 'forex'], ['INDICES', 'indices']]);
+    expect(classMarkets).toEqual([['COMMODITIES', 'commodities'], ['CRYPTO', 'crypto'], ['ETFS', 'etfs'], ['FOREX', 'forex'], ['INDICES', 'indices'], ['OVERNIGHT', 'overnight']]);
     expect(body.markets.find((m: { market: string }) => m.market === 'US')).toEqual({
       market: 'US', name: 'NYSE / Nasdaq', mic: 'XNYS', country: 'US', timezone: 'America/New_York', type: 'stocks',
     });
@@ -64,7 +64,7 @@ describe('GET /markets/status', () => {
     const { status: code, body } = await server.json('/markets/status');
     expect(code).toBe(200);
     expect(Value.Check(MarketStatusListSchema, body)).toBe(true);
-    expect(body.markets).toHaveLength(43);
+    expect(body.markets).toHaveLength(44);
     expect(isSorted(body.markets.map((s: StatusBody) => s.market))).toBe(true);
     expect(Date.parse(body.as_of)).toBeGreaterThanOrEqual(Date.parse(WEDNESDAY_US_OPEN));
     for (const s of body.markets) expect(s.as_of).toBe(body.as_of);

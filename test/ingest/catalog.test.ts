@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { ASSET_CLASSES, type AssetClass } from '../../src/domain/asset-classes.ts';
+import { ASSET_CLASSES, registryKeyOf, type AssetClass } from '../../src/domain/asset-classes.ts';
 import type { InstrumentSpec } from '../../src/domain/instrument.ts';
 import { ALL_INSTRUMENTS } from '../../src/ingest/reference/catalog.ts';
 
@@ -19,6 +19,7 @@ const SYMBOL_FORMAT: Record<AssetClass, RegExp> = {
   etfs: /^[A-Z0-9]{2,12}$/,
   commodities: /^[A-Z0-9]{1,9}USD$/,
   perpetuals: /^[A-Z0-9]{1,12}USDT$/,
+  overnight: /^(US:[A-Z0-9.]{1,12}|[A-Z0-9]{2,12})$/,
 };
 
 const SPEC_INDICES: Record<string, string> = {
@@ -36,11 +37,11 @@ describe('instrument catalog', () => {
     for (const assetClass of ASSET_CLASSES) expect(ofClass(assetClass).length).toBeGreaterThan(0);
   });
 
-  test('symbols are unique across the whole catalog, aliases included', () => {
+  test('symbols are unique across the whole catalog, aliases included (overnight lines in their own namespace)', () => {
     const seen = new Set<string>();
     const duplicates: string[] = [];
     for (const spec of ALL_INSTRUMENTS) {
-      for (const code of [spec.symbol, ...(spec.aliases ?? [])]) {
+      for (const code of [spec.symbol, ...(spec.aliases ?? [])].map((c) => registryKeyOf(spec.assetClass, c))) {
         if (seen.has(code)) duplicates.push(code);
         seen.add(code);
       }

@@ -9,11 +9,11 @@ import {
 const t = (iso: string) => Date.parse(iso);
 
 describe('market registry', () => {
-  test('lists the 38 stock markets and the 5 class markets', () => {
+  test('lists the 38 stock markets and the 6 class markets (the US overnight session among them)', () => {
     const markets = listMarkets();
     expect(markets.filter((m) => m.type === 'stocks')).toHaveLength(38);
     expect(markets.filter((m) => m.type !== 'stocks').map((m) => m.market).sort()).toEqual(
-      ['COMMODITIES', 'CRYPTO', 'ETFS', 'FOREX', 'INDICES'],
+      ['COMMODITIES', 'CRYPTO', 'ETFS', 'FOREX', 'INDICES', 'OVERNIGHT'],
     );
   });
 

@@ -2,7 +2,7 @@
 // `apiKey`), quota and rate, path sanity and the plan's asset classes, so every response, errors
 // included, carries X-Request-Id and the X-RateLimit-* headers.
 import type { Account } from '../../domain/account.ts';
-import { classDenied } from '../../domain/account.ts';
+import { classAccessDenied } from '../../domain/account.ts';
 import { CLASS_POLICY, isAssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
@@ -95,7 +95,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     const cls = classOfPath(path);
     // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
     if (cls !== null && isAssetClass(cls) && !(CLASS_POLICY[cls].listOpenToAnyKey && path === `/${cls}/symbols`)) {
-      const denied = classDenied(account, cls);
+      const denied = classAccessDenied(account, cls);
       if (denied) return errorResponse('FORBIDDEN', requestId, denied);
     }
     accounts.set(request, account);

@@ -2,7 +2,7 @@
 // Handlers parse, call a query, serialize; class differences live in the class tables. Bodies are
 // returned as strings: the gate has set the JSON content type, so Elysia answers without a merge.
 import { Elysia, t } from 'elysia';
-import { COMPOSITE_CLASSES, type AssetClass } from '../../domain/asset-classes.ts';
+import { CLASS_POLICY, COMPOSITE_CLASSES, type AssetClass } from '../../domain/asset-classes.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import { badRequest } from '../../domain/errors.ts';
 import { parseRangeParams } from '../../domain/range-params.ts';
@@ -15,6 +15,7 @@ import { latestSettledBar } from '../queries/bars.ts';
 import { compositeQuoteBody, compositeSnapshotBody, compositeTradeBody, markBody } from '../queries/composites.ts';
 import { lastTradeOf, quoteBody, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
+import { barSessionFieldsJson, sessionQuoteBody, sessionSnapshotBody, sessionTradeBody, withFields } from '../queries/session-fields.ts';
 import { rangeBody } from '../range-body.ts';
 import { barJson } from '../serialize.ts';
 import { symbolListBody } from './symbol-lists.ts';
@@ -45,9 +46,13 @@ const STORED_LATEST: LatestBodies = {
 /** Perpetual futures: every value is the composite as of the request, with `source_count`. */
 const COMPOSITE_LATEST: LatestBodies = { quote: compositeQuoteBody, trade: compositeTradeBody, snapshot: compositeSnapshotBody, mark: markBody };
 
+/** The US overnight session: the stored values plus the session they were made in. */
+const SESSION_LATEST: LatestBodies = { quote: sessionQuoteBody, trade: sessionTradeBody, snapshot: sessionSnapshotBody, mark: null };
+
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
-  const latest = COMPOSITE_CLASSES.has(assetClass) ? COMPOSITE_LATEST : STORED_LATEST;
+  const hasSessionFields = CLASS_POLICY[assetClass].sessionFields === true;
+  const latest = COMPOSITE_CLASSES.has(assetClass) ? COMPOSITE_LATEST : hasSessionFields ? SESSION_LATEST : STORED_LATEST;
   /** A handler for `/:symbol` routes: resolves the path symbol for the account, answers `body(entry)`. */
   const bySymbol =
     (body: (entry: SymbolEntry) => string) =>
@@ -81,10 +86,12 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const settled = latestSettledBar(deps, entry, interval ?? '1d');
         const { bar } = settled;
         const result = barJson(new Float64Array([bar.t, bar.o, bar.h, bar.l, bar.c, bar.v ?? NaN]), 0);
-        const body =
+        const plain =
           interval === undefined
             ? `{"symbol":${JSON.stringify(entry.symbol)},"result":${result}}`
             : `{"symbol":${JSON.stringify(entry.symbol)},"result":${result},"interval":"${interval}","bar_start":${bar.t},"bar_end":${settled.barEndMs},"as_of":${settled.asOfMs}}`;
+        // The session the bar lies in (a daily bar of a session class is one whole session).
+        const body = hasSessionFields ? withFields(plain, barSessionFieldsJson(deps, entry, bar.t, interval ?? '1d')) : plain;
         const etag = `"${Bun.hash(body).toString(36)}"`;
         const maxAge = Math.max(1, Math.ceil((settled.nextChangeMs - deps.clock.nowMs()) / 1000));
         const headers = { etag, 'cache-control': `public, max-age=${maxAge}` };

@@ -36,6 +36,10 @@ export function symbolListBody(store: Store, assetClass: AssetClass, account: Ac
       return JSON.stringify({ symbols: rows });
     });
   }
+  if (assetClass === 'overnight') {
+    // US stocks (US:TICKER) and ETFs (product codes) in one list, told apart by `type`.
+    return cached(store, 'overnight', () => JSON.stringify({ symbols: listed().map((e) => ({ symbol: e.symbol, name: e.name, type: e.symbol.startsWith('US:') ? 'stock' : 'etf' })) }));
+  }
   if (assetClass === 'crypto') {
     return cached(store, 'crypto', () => {
       const data = listed().map((e) => ({ symbol: e.symbol, name: e.name, type: 'crypto' }));

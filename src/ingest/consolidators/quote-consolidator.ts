@@ -15,6 +15,8 @@ export const CLASS_QUOTE_POLICY: Record<AssetClass, QuotePolicy> = {
   commodities: 'median',
   // Not used by the pipeline: perpetuals have their own composite rules (perpetual-composite.ts).
   perpetuals: 'median',
+  // Overnight lines are consolidated like stocks: best bid and offer across the overnight venues.
+  overnight: 'best',
 };
 
 /** Spec, class rule 1: outside the regular session an ETF quote is published only within 0.5% of mid. */

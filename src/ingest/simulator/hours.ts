@@ -17,5 +17,7 @@ export function calendarOf(spec: Pick<InstrumentSpec, 'assetClass' | 'market'>):
       return 'COMMODITIES';
     case 'perpetuals':
       return 'CRYPTO';
+    case 'overnight':
+      return 'OVERNIGHT';
   }
 }

@@ -1,7 +1,7 @@
 // The built-in feed: several simulated venues per instrument, quoting and trading around a random
 // walk, each only while its market is open. Deterministic for a seed and a clock. It feeds the
 // pipeline exactly as a live adapter would.
-import { CLASS_POLICY } from '../../domain/asset-classes.ts';
+import { CLASS_POLICY, registryKeyOf } from '../../domain/asset-classes.ts';
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import type { Clock } from '../../clock.ts';
 import { isOpenAt, usRegularSessionAt } from '../../market/index.ts';
@@ -32,8 +32,11 @@ interface SimInstrument {
   hasTape: boolean;
 }
 
-/** Perpetuals: three steady venues plus one that lapses, one that crosses and one that drifts (perpetual-venues.ts). */
-export const VENUES_PER_CLASS = { crypto: 3, forex: 4, stocks: 3, indices: 3, etfs: 3, commodities: 3, perpetuals: 6 } as const;
+/**
+ * Perpetuals: three steady venues plus one that lapses, one that crosses and one that drifts
+ * (perpetual-venues.ts). Overnight lines: two thin overnight venues.
+ */
+export const VENUES_PER_CLASS = { crypto: 3, forex: 4, stocks: 3, indices: 3, etfs: 3, commodities: 3, perpetuals: 6, overnight: 2 } as const;
 
 export class Simulator {
   private readonly instruments: SimInstrument[] = [];
@@ -58,9 +61,10 @@ export class Simulator {
     this.tradeProb = ((opts.tradesPerSecond ?? SIM_TRADES_PER_SECOND) * this.stepMs) / 1000;
     this.lastStepMs = clock.nowMs();
     for (const spec of specs) {
-      const entry = store.registry.bySymbolName(spec.symbol);
+      const entry = store.registry.resolve(spec.assetClass, spec.symbol);
       if (!entry) continue;
-      const rng = new Rng(seedFor(opts.seed ^ 0x5eed, spec.symbol));
+      // Keyed like the registry, so an overnight line does not walk in step with its regular-session series.
+      const rng = new Rng(seedFor(opts.seed ^ 0x5eed, registryKeyOf(spec.assetClass, spec.symbol)));
       const venues = VENUES_PER_CLASS[spec.assetClass];
       this.instruments.push({
         entry,

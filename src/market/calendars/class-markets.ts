@@ -1,9 +1,10 @@
-// The asset-class markets: CRYPTO, FOREX, COMMODITIES, INDICES and ETFS, each with the rule it
+// The asset-class markets: CRYPTO, FOREX, COMMODITIES, INDICES, ETFS and OVERNIGHT, each with the rule it
 // follows and why (the simulator and the status routes ask these codes for non-stock classes).
 import { ymd } from '../civil-date.ts';
 import { closed } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
+import { OVERNIGHT } from './overnight.ts';
 import { usExchangeHolidays } from './us.ts';
 
 // CRYPTO trades around the clock. sessionsBetween still answers one row per UTC date
@@ -65,5 +66,5 @@ const ETFS = defineMarket({
   holidays: etfHolidays,
 });
 
-export const CLASS_MARKETS: MarketDefinition[] = [CRYPTO, FOREX, COMMODITIES, INDICES, ETFS];
+export const CLASS_MARKETS: MarketDefinition[] = [CRYPTO, FOREX, COMMODITIES, INDICES, ETFS, OVERNIGHT];
 
