@@ -4,7 +4,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
 import type { AuthResult } from '../auth/authenticator.ts';
-import { classDenied, marketDenied, type Account } from '../domain/account.ts';
+import { classAccessDenied, marketDenied, type Account } from '../domain/account.ts';
 import { COMPOSITE_CLASSES } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
@@ -108,7 +108,7 @@ export function createStream(deps: StreamDeps) {
     for (const name of req.channels) {
       const channel = parseChannel(name);
       if (!channel) return { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(name.slice(0, 40))}: channels are ${CHANNELS.join(', ')}` };
-      const denied = req.action === 'subscribe' ? classDenied(account, channel.assetClass) : null;
+      const denied = req.action === 'subscribe' ? classAccessDenied(account, channel.assetClass) : null;
       if (denied) return { code: 'forbidden', message: denied };
       channels.push(channel);
     }

@@ -3,8 +3,8 @@
 // section (quote) and ours where it says "not shown" (trade, ready, acks, errors, heartbeat).
 import type { AssetClass } from '../domain/asset-classes.ts';
 
-/** Classes with live channels (the spec's five, plus commodities and perpetual futures). */
-export const STREAM_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals'] as const satisfies readonly AssetClass[];
+/** Classes with live channels (the spec's five, plus commodities, perpetual futures and the US overnight session). */
+export const STREAM_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals', 'overnight'] as const satisfies readonly AssetClass[];
 export type StreamKind = 'quotes' | 'trades';
 export const CHANNELS: readonly string[] = STREAM_CLASSES.flatMap((cls) => [`${cls}.quotes`, `${cls}.trades`]);
 
