@@ -7,7 +7,7 @@
 // of open-block quote ticks, of trade ticks; then those quote records, then the trade records.
 import type { Bar } from '../domain/bar.ts';
 import { TIMEFRAMES } from '../domain/timeframes.ts';
-import { BAR_FIELDS, f64View, QUOTE_FIELDS, readBar, TRADE_FIELDS, writeBar } from './codecs.ts';
+import { BAR_FIELDS, f64View, QUOTE_FIELDS, readBar, TRADE_FIELDS } from './codecs.ts';
 import { SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import type { LatestState } from './latest.ts';
 import type { Flusher, WriteQueue } from './write-queue.ts';
@@ -73,14 +73,16 @@ export class LiveStore implements Flusher {
       const trades = parts.openTicks(symId, 1);
       const qn = quotes === null ? 0 : quotes.length / QUOTE_FIELDS;
       const tn = trades === null ? 0 : trades.length / TRADE_FIELDS;
-      const bytes = this.queue.scratch((HEADER + qn * QUOTE_FIELDS + tn * TRADE_FIELDS) * 8);
-      const rec = f64View(bytes);
-      writeHeader(rec, parts.latest(symId), (tfIndex) => parts.openBar(symId, tfIndex));
-      rec[COUNTS_AT] = qn;
-      rec[COUNTS_AT + 1] = tn;
-      if (quotes !== null) rec.set(quotes, HEADER);
-      if (trades !== null) rec.set(trades, HEADER + qn * QUOTE_FIELDS);
-      last = this.dbs.live.put(symId, bytes as Buffer);
+      const room = this.queue.scratchFloats(HEADER + qn * QUOTE_FIELDS + tn * TRADE_FIELDS);
+      const rec = room.floats;
+      const at = room.at;
+      writeHeader(rec, at, parts.latest(symId));
+      for (let tfIndex = 0; tfIndex < TIMEFRAMES.length; tfIndex++) writeOpenBar(rec, at + BARS_AT + tfIndex * BAR_FIELDS, parts.openBar(symId, tfIndex));
+      rec[at + COUNTS_AT] = qn;
+      rec[at + COUNTS_AT + 1] = tn;
+      if (quotes !== null) rec.set(quotes, at + HEADER);
+      if (trades !== null) rec.set(trades, at + HEADER + qn * QUOTE_FIELDS);
+      last = this.dbs.live.put(symId, room.bytes as Buffer);
     }
     if (this.upgrade) {
       // Same transaction as the records above: the old records go only together with their replacement.
@@ -96,24 +98,28 @@ export class LiveStore implements Flusher {
   committed(): void {}
 }
 
-function writeHeader(rec: Float64Array, state: LatestState | undefined, openBar: (tfIndex: number) => Bar | null): void {
+function writeHeader(rec: Float64Array, at: number, state: LatestState | undefined): void {
   const q = state?.quote ?? null;
   const t = state?.trade ?? null;
-  rec[0] = state?.quoteSeq ?? 0;
-  rec[1] = state?.tradeSeq ?? 0;
-  rec[2] = q === null ? NaN : q.tsMs;
-  rec[3] = q === null ? NaN : q.bid;
-  rec[4] = q === null ? NaN : q.ask;
-  rec[5] = q?.bidSize ?? NaN;
-  rec[6] = q?.askSize ?? NaN;
-  rec[7] = t === null ? NaN : t.tsMs;
-  rec[8] = t === null ? NaN : t.price;
-  rec[9] = t?.size ?? NaN;
-  for (let i = 0; i < TIMEFRAMES.length; i++) {
-    const bar = openBar(i);
-    if (bar === null) rec.fill(NaN, BARS_AT + i * BAR_FIELDS, BARS_AT + (i + 1) * BAR_FIELDS);
-    else writeBar(rec.subarray(BARS_AT), i, bar);
-  }
+  rec[at] = state?.quoteSeq ?? 0;
+  rec[at + 1] = state?.tradeSeq ?? 0;
+  rec[at + 2] = q === null ? NaN : q.tsMs;
+  rec[at + 3] = q === null ? NaN : q.bid;
+  rec[at + 4] = q === null ? NaN : q.ask;
+  rec[at + 5] = q?.bidSize ?? NaN;
+  rec[at + 6] = q?.askSize ?? NaN;
+  rec[at + 7] = t === null ? NaN : t.tsMs;
+  rec[at + 8] = t === null ? NaN : t.price;
+  rec[at + 9] = t?.size ?? NaN;
+}
+
+function writeOpenBar(rec: Float64Array, at: number, bar: Bar | null): void {
+  rec[at] = bar === null ? NaN : bar.t;
+  rec[at + 1] = bar === null ? NaN : bar.o;
+  rec[at + 2] = bar === null ? NaN : bar.h;
+  rec[at + 3] = bar === null ? NaN : bar.l;
+  rec[at + 4] = bar === null ? NaN : bar.c;
+  rec[at + 5] = bar?.v ?? NaN;
 }
 
 function nullable(value: number): number | null {

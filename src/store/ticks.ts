@@ -184,9 +184,9 @@ export class TickRing implements Flusher {
   }
 
   private put(ring: Ring, blockSeq: number, data: Float64Array): Promise<unknown> {
-    const bytes = this.queue.scratch(data.byteLength);
-    bytes.set(new Uint8Array(data.buffer, data.byteOffset, bytes.length));
-    return this.dbs.ticks.put([ring.symId, ring.kind, blockSeq % this.blocks], bytes as Buffer);
+    const room = this.queue.scratchFloats(data.length);
+    room.floats.set(data, room.at);
+    return this.dbs.ticks.put([ring.symId, ring.kind, blockSeq % this.blocks], room.bytes as Buffer);
   }
 
   private blockValues(symId: number, kind: number, blockSeq: number): Float64Array | undefined {

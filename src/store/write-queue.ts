@@ -24,6 +24,15 @@ export interface Flusher {
   committed(epoch: number): void;
 }
 
+/** Float64 room in a flush's slab (see `WriteQueue.scratchFloats`); one object, reused. */
+export interface Scratch {
+  /** The whole slab as float64s: write the values at `floats[at]` … `floats[at + count - 1]`. */
+  floats: Float64Array;
+  at: number;
+  /** The same room as bytes: the value to put. */
+  bytes: Uint8Array;
+}
+
 /** Slabs bigger than this are not kept for reuse once their flush has committed. */
 const MAX_POOLED_SLAB = 16 << 20;
 const MIN_SLAB = 1 << 20;
@@ -39,7 +48,9 @@ export class WriteQueue {
   // lmdb-js reads a put's value bytes when it runs the transaction, after `put` returns: values
   // are copied into slabs that stay untouched until their flush has committed, then reused.
   private slab: Uint8Array | null = null;
+  private slabFloats: Float64Array = new Float64Array(0);
   private slabUsed = 0;
+  private readonly scratchOut: Scratch = { floats: this.slabFloats, at: 0, bytes: new Uint8Array(0) };
   private slabsInFlush: Uint8Array[] = [];
   private readonly freeSlabs: Uint8Array[] = [];
   private inFlush = false;
@@ -92,12 +103,23 @@ export class WriteQueue {
     if (slab === null || this.slabUsed + size > slab.byteLength) {
       slab = this.takeSlab(size);
       this.slab = slab;
+      this.slabFloats = new Float64Array(slab.buffer, slab.byteOffset, slab.byteLength >> 3);
       this.slabUsed = 0;
       this.slabsInFlush.push(slab);
     }
     const at = this.slabUsed;
     this.slabUsed += size;
     return slab.subarray(at, at + byteLength);
+  }
+
+  /** Like `scratch`, for `count` float64 values written straight into the slab (no view per value). */
+  scratchFloats(count: number): Scratch {
+    const bytes = this.scratch(count * 8);
+    const out = this.scratchOut;
+    out.floats = this.slabFloats;
+    out.at = bytes.byteOffset >> 3;
+    out.bytes = bytes;
+    return out;
   }
 
   /** Writes every dirty record now; resolves when the transaction is durable. */
