@@ -18,7 +18,8 @@ function fieldsOf(deps: ApiDeps, session: Session | null): string {
 /** `,"session_start":…,"session_end":…,"session_open":…` for the session that contains `tsMs`. */
 export function sessionFieldsJson(deps: ApiDeps, entry: SymbolEntry, tsMs: number | null): string {
   const session = tsMs === null ? null : sessionOpenedAtOrBefore(CLASS_POLICY[entry.assetClass].calendar, tsMs);
-  return fieldsOf(deps, session !== null && tsMs !== null && tsMs < session.closeMs ? session : null);
+  // A value stamped on the close instant itself (timestamps nudged forward by a millisecond) still belongs to it.
+  return fieldsOf(deps, session !== null && tsMs !== null && tsMs <= session.closeMs ? session : null);
 }
 
 /** The session a bar lies in: for a daily bar (a UTC date) the session of that date, else the one containing its start. */

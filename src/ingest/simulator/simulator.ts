@@ -90,7 +90,9 @@ export class Simulator {
       const open = store.openBar(inst.entry.id, '1m');
       const lastT = open ? open.t : t;
       if (lastT === null) continue;
-      const tsMs = lastT + 59_999;
+      // Late in the last minute, with room for the consolidator's strictly increasing timestamps
+      // (one millisecond per venue), so no value lands on the session's close instant.
+      const tsMs = lastT + 59_900;
       for (let venue = 0; venue < inst.venues; venue++) {
         const book = quoteAround(inst.spec, inst.fair, inst.biasBps[venue]!, 1, inst.rng);
         this.pipeline.onVenueQuote(inst.entry.id, { venue, tsMs, ...book });
