@@ -235,3 +235,28 @@ describe('outside the session', () => {
     expect(status).toMatchObject({ market: 'OVERNIGHT', is_open: false, status: 'closed', next_open: '2026-11-27T01:00:00Z', next_close: '2026-11-27T09:00:00Z' });
   });
 });
+
+describe('restart', () => {
+  test('after a restart in the session the overnight lines quote again at once over their stored bars, gap filled', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-overnight-restart-'));
+    try {
+      let before: { timestamp: number };
+      let barsBefore: number;
+      {
+        await using first = await startServer({ dataDir: dir, args: ['--clock-start', WEDNESDAY_NIGHT] });
+        before = (await first.json('/overnight/quote/US:AAPL')).body;
+        barsBefore = (await first.json('/overnight/agg/US:AAPL/1/minute/2026-03-05/2026-03-05?limit=5000')).body.total_count;
+      }
+      // Ten minutes later in the same session.
+      await using second = await startServer({ dataDir: dir, args: ['--clock-start', '2026-03-05T03:30:00Z'] });
+      const after = await second.json('/overnight/quote/US:AAPL');
+      expect(after.status).toBe(200);
+      expect(after.body).toMatchObject({ ...TONIGHT, session_open: true });
+      expect(after.body.timestamp).toBeGreaterThan(before.timestamp);
+      const bars = (await second.json('/overnight/agg/US:AAPL/1/minute/2026-03-05/2026-03-05?limit=5000')).body.total_count;
+      expect(bars).toBeGreaterThanOrEqual(barsBefore + 9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
