@@ -20,7 +20,9 @@ interface Series {
 }
 
 export class BarBuilder {
-  private readonly series = new Map<number, Series>();
+  /** By symId (a lookup per price), and as a list to sweep. */
+  private readonly series: (Series | undefined)[] = [];
+  private readonly all: Series[] = [];
 
   constructor(
     private readonly store: Store,
@@ -35,19 +37,23 @@ export class BarBuilder {
       const bar = this.store.openBar(symId, tf);
       if (bar) coarse.set(tf, bar);
     }
-    this.series.set(symId, {
+    const series: Series = {
       symId,
       align,
       minute: this.store.openBar(symId, '1m') ?? null,
       coarse,
       sealedMinuteT: this.store.lastCompletedBarT(symId, '1m') ?? -Infinity,
-    });
+    };
+    const known = this.series[symId];
+    if (known) this.all[this.all.indexOf(known)] = series;
+    else this.all.push(series);
+    this.series[symId] = series;
   }
 
   /** Folds one price into the symbol's bars. `size` is null when the class has no volume. */
   onPrice(symId: number, tsMs: number, price: number, size: number | null): void {
-    const s = this.series.get(symId);
-    if (!s || !s.align.accepts(tsMs)) return;
+    const s = this.series[symId];
+    if (s === undefined || !s.align.accepts(tsMs)) return;
     const t = s.align.barStart(tsMs, '1m');
     if (t <= s.sealedMinuteT) return;
     const minute = s.minute;
@@ -70,7 +76,7 @@ export class BarBuilder {
   /** Seals every bar whose end is more than the grace period behind `nowMs`. */
   sealDue(nowMs: number): void {
     const cutoff = nowMs - this.graceMs;
-    for (const s of this.series.values()) {
+    for (const s of this.all) {
       if (s.minute && s.align.barEnd(s.minute.t, '1m') <= cutoff) this.sealMinute(s);
       for (const [tf, bar] of s.coarse) {
         if (s.align.barEnd(bar.t, tf) <= cutoff) this.sealCoarse(s, tf, bar);
@@ -80,7 +86,7 @@ export class BarBuilder {
 
   /** The bar in progress of a timeframe, including the minute in progress. */
   barInProgress(symId: number, tf: Timeframe): Bar | null {
-    const s = this.series.get(symId);
+    const s = this.series[symId];
     if (!s) return null;
     if (tf === '1m') return s.minute ? { ...s.minute } : null;
     const acc = s.coarse.get(tf);

@@ -21,8 +21,9 @@ export class VenueBook {
   ask = new Float64Array(0);
   bidSize = new Float64Array(0);
   askSize = new Float64Array(0);
-  /** Scratch for the medians. */
+  /** Scratch: the medians' sorted values, and which venues are live in the current call. */
   sorted = new Float64Array(0);
+  live = new Uint8Array(0);
 
   set(venue: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
     if (venue >= this.capacity) this.grow(venue + 1);
@@ -35,9 +36,15 @@ export class VenueBook {
     this.askSize[venue] = askSize ?? NaN;
   }
 
-  /** Whether a venue counts at `nowMs`: quoted within `staleMs` and not crossed or locked. */
-  isLive(venue: number, nowMs: number, staleMs: number): boolean {
-    return this.has[venue] === 1 && nowMs - this.tsMs[venue]! <= staleMs && this.bid[venue]! < this.ask[venue]!;
+  /** Marks in `live` the venues that count at `nowMs` (quoted within `staleMs`, not crossed or locked); returns how many. */
+  markLive(nowMs: number, staleMs: number): number {
+    let n = 0;
+    for (let v = 0; v < this.size; v++) {
+      const ok = this.has[v] === 1 && nowMs - this.tsMs[v]! <= staleMs && this.bid[v]! < this.ask[v]!;
+      this.live[v] = ok ? 1 : 0;
+      if (ok) n++;
+    }
+    return n;
   }
 
   static of(venues: readonly (VenueQuote | undefined)[]): VenueBook {
@@ -61,6 +68,7 @@ export class VenueBook {
     this.bidSize = copy(this.bidSize, new Float64Array(this.capacity));
     this.askSize = copy(this.askSize, new Float64Array(this.capacity));
     this.sorted = new Float64Array(this.capacity);
+    this.live = new Uint8Array(this.capacity);
   }
 }
 
@@ -69,11 +77,11 @@ function nullable(size: number): number | null {
 }
 
 /** Median of the live venues' values of one side (insertion sort: a handful of venues). */
-function liveMedian(book: VenueBook, values: Float64Array, nowMs: number, staleMs: number): number {
+function liveMedian(book: VenueBook, values: Float64Array): number {
   const sorted = book.sorted;
   let n = 0;
   for (let v = 0; v < book.size; v++) {
-    if (!book.isLive(v, nowMs, staleMs)) continue;
+    if (book.live[v] !== 1) continue;
     const x = values[v]!;
     let i = n++;
     while (i > 0 && sorted[i - 1]! > x) {
@@ -88,18 +96,16 @@ function liveMedian(book: VenueBook, values: Float64Array, nowMs: number, staleM
 
 /** Median of live bids and median of live asks; sizes are the live venues' total. False when there is no line. */
 export function medianInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook): boolean {
-  let live = 0;
+  if (book.markLive(nowMs, staleMs) === 0) return false;
   let bidSize = 0;
   let askSize = 0;
   for (let v = 0; v < book.size; v++) {
-    if (!book.isLive(v, nowMs, staleMs)) continue;
-    live++;
+    if (book.live[v] !== 1) continue;
     bidSize += book.bidSize[v]!;
     askSize += book.askSize[v]!;
   }
-  if (live === 0) return false;
-  const bid = liveMedian(book, book.bid, nowMs, staleMs);
-  const ask = liveMedian(book, book.ask, nowMs, staleMs);
+  const bid = liveMedian(book, book.bid);
+  const ask = liveMedian(book, book.ask);
   if (!(bid < ask)) return false;
   out.bid = bid;
   out.ask = ask;
@@ -113,8 +119,9 @@ export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: T
   let bid = -Infinity;
   let ask = Infinity;
   let freshest = -1;
+  book.markLive(nowMs, staleMs);
   for (let v = 0; v < book.size; v++) {
-    if (!book.isLive(v, nowMs, staleMs)) continue;
+    if (book.live[v] !== 1) continue;
     if (book.bid[v]! > bid) bid = book.bid[v]!;
     if (book.ask[v]! < ask) ask = book.ask[v]!;
     if (freshest < 0 || book.tsMs[v]! > book.tsMs[freshest]!) freshest = v;
@@ -131,7 +138,7 @@ export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: T
   let bidSize = 0;
   let askSize = 0;
   for (let v = 0; v < book.size; v++) {
-    if (!book.isLive(v, nowMs, staleMs)) continue;
+    if (book.live[v] !== 1) continue;
     if (book.bid[v] === bid) bidSize += book.bidSize[v]!;
     if (book.ask[v] === ask) askSize += book.askSize[v]!;
   }
