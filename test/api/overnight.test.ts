@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { Value } from '@sinclair/typebox/value';
 import { OvernightPrevBarSchema, OvernightQuoteSchema, OvernightSnapshotSchema, OvernightSymbolsSchema, OvernightTradeSchema } from '../../src/domain/overnight-schemas.ts';
 import { RangeSchema } from '../../src/domain/schemas.ts';
-import { OVERNIGHT_LINES } from '../../src/ingest/reference/catalog.ts';
+import { createApp } from '../../src/api/app.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
+import { ALL_INSTRUMENTS, OVERNIGHT_LINES } from '../../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
+import { Store } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { sessionAt } from '../../src/market/index.ts';
 import { runMds, until } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -237,7 +244,7 @@ describe('outside the session', () => {
 });
 
 describe('restart', () => {
-  test('after a restart in the session the overnight lines quote again at once over their stored bars, gap filled', async () => {
+  test('after a restart in the session the overnight lines answer at once and quote on over their stored bars, gap filled', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mds-overnight-restart-'));
     try {
       let before: { timestamp: number };
@@ -252,11 +259,36 @@ describe('restart', () => {
       const after = await second.json('/overnight/quote/US:AAPL');
       expect(after.status).toBe(200);
       expect(after.body).toMatchObject({ ...TONIGHT, session_open: true });
-      expect(after.body.timestamp).toBeGreaterThan(before.timestamp);
+      expect(after.body.timestamp).toBeGreaterThanOrEqual(before.timestamp);
+      // The venues quote again from the restart on.
+      await until(async () => (await second.json('/overnight/quote/US:AAPL')).body.timestamp >= ms('2026-03-05T03:30:00Z'), 'a quote after the restart', 30_000);
       const bars = (await second.json('/overnight/agg/US:AAPL/1/minute/2026-03-05/2026-03-05?limit=5000')).body.total_count;
       expect(bars).toBeGreaterThanOrEqual(barsBefore + 9);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('store failures', () => {
+  test.each(['/overnight/quote/US:AAPL', '/overnight/snapshot/US500ETF', '/overnight/agg/US:AAPL/1/hour/2026-03-03/2026-03-04'])('%s → 503, logged', async (path) => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    seedRegistry(store, ALL_INSTRUMENTS);
+    const failing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'latest' || prop === 'barsInRange' || prop === 'barChunkSpans') return () => { throw new Error('disk read failed'); };
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const logs: string[] = [];
+    const clock = new ManualClock(ms(WEDNESDAY_NIGHT));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'k'.repeat(10), devPerMinute: 100 });
+    const app = createApp({ store: failing, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, (line) => logs.push(line));
+    const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-api-key': 'k'.repeat(10) } }));
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { error: string }).error).toBe('market data temporarily unavailable');
+    expect(logs.some((l) => l.includes('disk read failed'))).toBe(true);
+    await store.close();
   });
 });
