@@ -23,7 +23,7 @@ export interface LiveParts {
   openBar(symId: number, tfIndex: number): Bar | null;
   /** The ticks of the ring block being filled (kind 0 quotes, 1 trades), or null. */
   openTicks(symId: number, kind: number): Float64Array | null;
-  /** Every symbol with a latest state. */
+  /** Every symbol with a latest state or a bar in progress. */
   symbols(): Iterable<number>;
 }
 

@@ -1,8 +1,8 @@
 // Coalesces writes: one flush per interval issues every dirty record as lmdb-js puts in a single
-// event turn, which lmdb-js commits as one transaction off the main thread. Hot writers (ticks
-// ring, latest state, open bars) keep their own dirty sets and register a `Flusher`, so the per-tick
-// cost is a flag; rare writers (bar chunks, usage counters) `mark` a record by id, and until its
-// commit lands reads see the written value through `pendingValue`.
+// event turn, which lmdb-js commits as one transaction off the main thread. Hot writers (each
+// symbol's live record, filled ticks-ring blocks) keep their own dirty sets and register a
+// `Flusher`, so the per-tick cost is a flag; rare writers (bar chunks, usage counters) `mark` a
+// record by id, and until its commit lands reads see the written value through `pendingValue`.
 import type { Database, RootDatabase } from 'lmdb';
 
 export interface Write {
@@ -139,9 +139,14 @@ export class WriteQueue {
           const { db, key, value } = produce();
           this.pending.set(id, value);
           const done = value === null ? db.remove(key) : db.put(key, value);
-          last = done.then(() => {
-            if (this.pending.get(id) === value) this.pending.delete(id);
-          });
+          last = done.then(
+            () => {
+              if (this.pending.get(id) === value) this.pending.delete(id);
+            },
+            (err: unknown) => {
+              this.failure = err instanceof Error ? err : new Error(String(err));
+            },
+          );
         }
       }
       for (let i = 0; i < this.flushers.length; i++) {
