@@ -5,6 +5,7 @@ import { measureAuthCost } from './auth-cost.ts';
 import { measurePair } from './lib/http-pair.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import type { MdsServer } from './lib/server.ts';
+import type { WrkResult } from './lib/wrk.ts';
 
 export const QUOTE_PATHS: readonly { cls: string; symbol: string }[] = [
   { cls: 'crypto', symbol: 'BTCUSD' },
@@ -32,8 +33,11 @@ export async function benchQuote(ctx: BenchContext, server: MdsServer): Promise<
     const path = `/${cls}/quote/${symbol}`;
     const seconds = quoteSeconds(ctx.durationS, index);
     ctx.log(`quote ${path}: ceiling then ours, ${seconds} s each`);
-    const r = await measurePair(ctx, server, path, { seconds, connections: CONNECTIONS });
+    // The first path also measures the contract floor: what the key read and our response headers
+    // cost a bare Bun.serve, so the table shows how much of the gap is the interface, how much our code.
+    const r = await measurePair(ctx, server, path, { seconds, connections: CONNECTIONS, contract: index === 0 });
     const ratio = r.ours.requestsPerS / r.ceiling.requestsPerS;
+    if (r.contract) rows.push(contractRow(path, seconds, r.ceiling, r.contract, r.ours));
     rows.push({
       id: `quote.${cls}.${symbol}`,
       bench: 'quote',
@@ -58,6 +62,30 @@ export async function benchQuote(ctx: BenchContext, server: MdsServer): Promise<
   const first = rows[0];
   if (first) rows.push(await authRow(ctx, first));
   return rows;
+}
+
+/** The contract floor against the bare ceiling, and ours against the floor (in the notes). */
+function contractRow(path: string, seconds: number, ceiling: WrkResult, contract: WrkResult, ours: WrkResult): Row {
+  return {
+    id: 'quote.contract-floor',
+    bench: 'quote',
+    label: 'quote: contract floor (bare + key read + rate headers)',
+    unit: 'req/s',
+    ceiling: ceiling.requestsPerS,
+    ceilingP50Ms: ceiling.latencyMs.p50,
+    ceilingP99Ms: ceiling.latencyMs.p99,
+    value: contract.requestsPerS,
+    p50Ms: contract.latencyMs.p50,
+    p99Ms: contract.latencyMs.p99,
+    mbPerS: null,
+    ratio: contract.requestsPerS / ceiling.requestsPerS,
+    target: '—',
+    pass: null,
+    checkOn: 'ratio',
+    problems: [],
+    notes: [`${path} against this floor instead of the bare ceiling: ${(ours.requestsPerS / contract.requestsPerS).toFixed(2)}×`],
+    details: { path, seconds, ceiling, contract, ours_vs_floor: ours.requestsPerS / contract.requestsPerS },
+  };
 }
 
 /** The gate's cost per request against the time of one BTCUSD quote request measured above. */

@@ -9,11 +9,12 @@ export interface Ceiling {
   stop(): Promise<void>;
 }
 
-export async function startCeiling(body: Uint8Array): Promise<Ceiling> {
+/** `contract`: the ceiling also reads the key header and sends our per-request response headers. */
+export async function startCeiling(body: Uint8Array, contract = false): Promise<Ceiling> {
   const dir = tempDir('mds-ceiling-');
   const file = join(dir, 'body.json');
   await Bun.write(file, body);
-  const child = spawnPinned(SERVER_CORE, [BUN, join(import.meta.dir, 'ceiling-server.ts'), file]);
+  const child = spawnPinned(SERVER_CORE, [BUN, join(import.meta.dir, 'ceiling-server.ts'), file, ...(contract ? ['--contract'] : [])]);
   const stop = async () => {
     await child.stop(5000);
     removeDir(dir);
