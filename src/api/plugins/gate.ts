@@ -3,7 +3,7 @@
 // included, carries X-Request-Id and the X-RateLimit-* headers.
 import type { Account } from '../../domain/account.ts';
 import { classAccessDenied } from '../../domain/account.ts';
-import { ASSET_CLASSES, CLASS_POLICY, isAssetClass } from '../../domain/asset-classes.ts';
+import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
@@ -40,6 +40,23 @@ export function classOfPath(path: string): string | null {
   return first;
 }
 
+/**
+ * `/{class}/` path prefixes (and `/v1/etfs/`) by the path's second character. The gate runs on
+ * every request: matching prefixes in place allocates nothing, where slicing the first segment
+ * and looking it up hashes a fresh string each time.
+ */
+const CLASS_PREFIXES: [prefix: string, cls: AssetClass][][] = [];
+for (const [prefix, cls] of [...ASSET_CLASSES.map((c): [string, AssetClass] => [`/${c}/`, c]), ['/v1/etfs/', 'etfs'] as [string, AssetClass]]) {
+  (CLASS_PREFIXES[prefix.charCodeAt(1)] ??= []).push([prefix, cls]);
+}
+
+/** The asset class whose routes a path is under, or null. */
+export function assetClassOfPath(path: string): AssetClass | null {
+  const candidates = CLASS_PREFIXES[path.charCodeAt(1)];
+  if (candidates !== undefined) for (const [prefix, cls] of candidates) if (path.startsWith(prefix)) return cls;
+  return null;
+}
+
 /** The key sent with a request: the header wins over the query parameter. */
 function presentedKey(request: Request, url: string, queryAt: number): string | null {
   const header = request.headers.get('x-api-key');
@@ -48,10 +65,20 @@ function presentedKey(request: Request, url: string, queryAt: number): string | 
   return new URLSearchParams(url.slice(queryAt + 1)).get('apiKey');
 }
 
+/** Decimal text of a number, remembered for the last value asked (limits and resets repeat). */
+function numberText(): (n: number) => string {
+  let last = Number.NaN;
+  let text = '';
+  return (n) => (n === last ? text : ((last = n), (text = String(n))));
+}
+
+const limitText = numberText();
+const resetText = numberText();
+
 function setRateHeaders(headers: Record<string, string | number>, charge: Charge): void {
-  headers['x-ratelimit-limit'] = String(charge.limit);
+  headers['x-ratelimit-limit'] = limitText(charge.limit);
   headers['x-ratelimit-remaining'] = String(charge.remaining);
-  headers['x-ratelimit-reset'] = String(Math.ceil(charge.resetMs / 1000));
+  headers['x-ratelimit-reset'] = resetText(Math.ceil(charge.resetMs / 1000));
 }
 
 export interface GateContext {
@@ -98,9 +125,9 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock);
     if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
     if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId);
-    const cls = classOfPath(path);
+    const cls = assetClassOfPath(path);
     // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
-    if (cls !== null && isAssetClass(cls) && !OPEN_LIST_PATHS.has(path)) {
+    if (cls !== null && !OPEN_LIST_PATHS.has(path)) {
       const denied = classAccessDenied(account, cls);
       if (denied) return errorResponse('FORBIDDEN', requestId, denied);
     }
