@@ -28,14 +28,21 @@ function hkexHolidays(year: number): HolidayEntry[] {
 }
 
 // KRX: Korean public holidays, Labour Day, the year-end closing day (31 Dec) and election or
-// temporary holidays. source: KRX market holiday notices.
+// temporary holidays. source: KRX market holiday notices (e.g. 2025: Jan 28-30 Seollal).
 function krxHolidays(year: number): HolidayEntry[] {
   return [
-    ...publicHolidays('KR', year),
+    ...publicHolidays('KR', year).map(seollalFromEve),
     closed(ymd(year, 5, 1), 'Labour Day'),
     closed(ymd(year, 12, 31), 'Year-end closing day'),
     ...tableYear(KR_AD_HOC, year),
   ];
+}
+
+// Seollal closes the day before, the day of and the day after the lunar new year, but the
+// date-holidays span starts on the new year itself (its Chuseok span is right): move the three
+// days one day earlier. Substitute days are separate entries and stay as they are.
+function seollalFromEve(entry: HolidayEntry): HolidayEntry {
+  return entry.name === 'Korean New Year' ? { ...entry, date: addDays(entry.date, -1) } : entry;
 }
 
 // SGX: Singapore public holidays (Sunday moves to Monday), polling days, and half days (close
@@ -49,10 +56,13 @@ function sgxHolidays(year: number): HolidayEntry[] {
   return [...list, ...tableYear(SG_AD_HOC, year)];
 }
 
-// BSE: the fixed-date national holidays as rules; the movable festivals from the table.
+// BSE: the fixed-date national holidays and Good Friday as rules; the movable festivals from the
+// table. Muhurat trading (a one-hour evening session on Diwali, often on a holiday or a weekend)
+// is not modelled: a session here is the regular day session.
 function bseHolidays(year: number): HolidayEntry[] {
   return [
     closed(ymd(year, 1, 26), 'Republic Day'),
+    closed(easterOffset(year, -2), 'Good Friday'),
     closed(ymd(year, 4, 14), 'Dr. Baba Saheb Ambedkar Jayanti'),
     closed(ymd(year, 5, 1), 'Maharashtra Day'),
     closed(ymd(year, 8, 15), 'Independence Day'),
