@@ -81,7 +81,7 @@ export function tableYear(table: Map<number, HolidayEntry[]>, year: number): Hol
   return table.get(year) ?? [];
 }
 
-// One date-holidays instance per country: constructing one parses the country's rules.
+// One date-holidays instance per country or state: constructing one parses the country's rules.
 const ruleSets = new Map<string, Holidays>();
 
 /**
@@ -89,12 +89,20 @@ const ruleSets = new Map<string, Holidays>();
  * asked). Slow (tens of ms per country-year), so callers cache per year (see session-cache).
  */
 export function publicHolidays(country: string, year: number, withBank = false): HolidayEntry[] {
-  let rules = ruleSets.get(country);
+  return holidaysOfTypes(country, year, withBank ? ['public', 'bank'] : ['public']);
+}
+
+/**
+ * Holidays of the given date-holidays types (`public`, `bank`, `optional`, ...) of a country or,
+ * written `CC/state`, of one state (e.g. `MY/14`, Kuala Lumpur), with the rules' holiday names.
+ */
+export function holidaysOfTypes(place: string, year: number, types: readonly string[]): HolidayEntry[] {
+  let rules = ruleSets.get(place);
   if (!rules) {
-    rules = new Holidays(country, { languages: ['en'] });
-    ruleSets.set(country, rules);
+    const [country = '', state] = place.split('/');
+    rules = state === undefined ? new Holidays(country, { languages: ['en'] }) : new Holidays(country, state, { languages: ['en'] });
+    ruleSets.set(place, rules);
   }
-  const types = withBank ? ['public', 'bank'] : ['public'];
   return rules
     .getHolidays(year, 'en')
     .filter((h) => types.includes(h.type))

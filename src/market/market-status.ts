@@ -1,5 +1,7 @@
-// The status answer for one market at one instant. Unlike nextOpenAfter/nextCloseAfter (session
-// level), its next open/close are the next instants isOpen flips, so a lunch break counts.
+// The status answer for one market at one instant. next_close is the next instant isOpen flips to
+// false (the start of a lunch break counts); next_open is the reopening after the break while in
+// it, and otherwise the open of the next session that starts after the instant, so a market open in
+// the morning reports tomorrow's open, not the end of today's lunch.
 import { isOpenAt, nextCloseAfter, nextOpenAfter, sessionAt } from './session-query.ts';
 import { requireDefinition } from './registry.ts';
 import type { MarketStatus } from './types.ts';
@@ -21,8 +23,7 @@ export function marketStatusAt(code: string, tsMs: number): MarketStatus {
     status: !isOpen ? 'break' : session.earlyClose ? 'early_close' : 'open',
     sessionOpenMs: session.openMs,
     sessionCloseMs: session.closeMs,
-    // Before or in the lunch break the market next opens when the break ends.
-    nextOpenMs: isOpen && !breakAhead ? nextOpenAfter(code, tsMs) : session.breakEndMs,
+    nextOpenMs: isOpen ? nextOpenAfter(code, tsMs) : session.breakEndMs,
     nextCloseMs: isOpen && breakAhead ? session.breakStartMs : nextCloseAfter(code, tsMs),
     asOfMs: tsMs,
   };

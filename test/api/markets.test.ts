@@ -140,9 +140,9 @@ describe('GET /markets/{market}/status', () => {
     expect((await status('JP', '2026-03-04T03:30:00Z')).status).toBe('open');
   });
 
-  test('JP in the morning: next close is the start of lunch, next open its end; after lunch, tomorrow', async () => {
+  test('JP in the morning: next close is the start of lunch, next open is tomorrow\'s session (the lunch end counts only in the break)', async () => {
     const morning = await status('JP', '2026-03-04T01:00:00Z');
-    expect([morning.status, morning.next_close, morning.next_open]).toEqual(['open', '2026-03-04T02:30:00Z', '2026-03-04T03:30:00Z']);
+    expect([morning.status, morning.next_close, morning.next_open]).toEqual(['open', '2026-03-04T02:30:00Z', '2026-03-05T00:00:00Z']);
     const afternoon = await status('JP', '2026-03-04T04:00:00Z');
     expect([afternoon.status, afternoon.next_close, afternoon.next_open]).toEqual(['open', '2026-03-04T06:30:00Z', '2026-03-05T00:00:00Z']);
   });

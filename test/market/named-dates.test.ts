@@ -70,6 +70,40 @@ describe('closed dates per market', () => {
     ['MY', '2025-09-16', 'Malaysia Day'],
     ['ID', '2024-12-31', 'year-end holiday'],
     ['PH', '2025-06-12', 'Independence Day'],
+    ['DE', '2025-12-31', "New Year's Eve (Xetra trading calendar)"],
+    ['SE', '2025-12-24', 'Christmas Eve (Nasdaq Nordic holidays)'],
+    ['TR', '2025-03-31', 'Ramadan Feast day 2 (Borsa Istanbul holidays)'],
+    ['SA', '2023-09-24', 'National Day on Saturday, made up on Sunday'],
+    ['SA', '2025-02-23', 'Founding Day on Saturday, made up on Sunday'],
+    ['IL', '2025-04-13', 'Passover, first day (TASE trading vacations)'],
+    ['HK', '2023-09-01', 'Typhoon Saola, signal 8 (HKEX notice)'],
+    ['HK', '2023-09-08', 'black rainstorm warning (HKEX notice)'],
+    ['HK', '2018-09-17', 'Typhoon Mangkhut (HKEX notice)'],
+    ['CN', '2024-02-09', 'Spring Festival eve: last trading day was 2024-02-08 (SSE notice)'],
+    ['CN', '2026-02-23', 'Spring Festival 2026 (SSE notice)'],
+    ['KR', '2025-01-28', 'Seollal eve (KRX holidays)'],
+    ['KR', '2024-02-09', 'Seollal eve (KRX holidays)'],
+    ['KR', '2021-02-11', 'Seollal eve (KRX holidays)'],
+    ['KR', '2022-01-31', 'Seollal eve (KRX holidays)'],
+    ['KR', '2026-02-16', 'Seollal eve (KRX holidays)'],
+    ['TW', '2024-02-06', 'settlement only before Lunar New Year (TWSE schedule)'],
+    ['TW', '2024-07-24', 'Typhoon Gaemi (TWSE)'],
+    ['TW', '2025-01-27', 'Lunar New Year adjusted holiday (TWSE schedule)'],
+    ['TW', '2025-05-30', 'Dragon Boat Festival observed (TWSE schedule)'],
+    ['TW', '2025-05-01', 'Labour Day (TWSE schedule)'],
+    ['IN', '2026-04-03', 'Good Friday (BSE/NSE 2026 circular)'],
+    ['IN', '2026-11-10', 'Diwali Balipratipada (BSE/NSE 2026 circular)'],
+    ['PH', '2025-01-29', 'Chinese New Year, special non-working day (PSE)'],
+    ['PH', '2024-11-01', "All Saints' Day, special non-working day (PSE)"],
+    ['PH', '2025-05-12', 'national elections (PSE)'],
+    ['ID', '2024-02-14', 'general election (IDX)'],
+    ['ID', '2024-11-27', 'regional elections (IDX)'],
+    ['ID', '2025-04-07', 'Eid al-Fitr collective leave (IDX)'],
+    ['MY', '2025-02-11', 'Thaipusam (Bursa Malaysia)'],
+    ['MY', '2024-02-01', 'Federal Territory Day (Bursa Malaysia)'],
+    ['MY', '2025-03-31', 'Hari Raya Aidilfitri day 1 (Bursa Malaysia)'],
+    ['MY', '2025-04-01', 'Hari Raya Aidilfitri day 2 (Bursa Malaysia)'],
+    ['NZ', '2025-10-27', 'Labour Day (NZX)'],
     ['COMMODITIES', '2025-04-18', 'Good Friday'],
     ['FOREX', '2025-12-25', 'Christmas'],
   ])('%s is closed on %s (%s)', (code, date) => {
@@ -85,6 +119,11 @@ describe('closed dates per market', () => {
     ['FR', '2025-05-29', 'Ascension'],
     ['DK', '2024-04-26', 'Great Prayer Day abolished'],
     ['GB', '2020-05-04', 'early May bank holiday moved to VE Day'],
+    ['KR', '2025-01-31', 'the day after Seollal 2025 was Jan 30'],
+    ['CN', '2024-02-08', 'last trading day before the 2024 Spring Festival'],
+    ['TW', '2025-01-22', 'last trading day before the 2025 Lunar New Year'],
+    ['MY', '2025-03-17', 'Nuzul Al-Quran 2025 was on 03-18'],
+    ['PH', '2024-08-21', 'Ninoy Aquino Day 2024 moved to 08-23'],
   ])('%s trades on %s (%s)', (code, date) => {
     expect(day(code, date)).not.toBeNull();
   });
@@ -125,6 +164,11 @@ describe('early closes', () => {
     ['AU', '2024-12-24', early('2024-12-23T23:00', '2024-12-24T03:10'), 'ASX 14:10 AEDT'],
     ['CA', '2024-12-24', early('2024-12-24T14:30', '2024-12-24T18:00'), 'TSX 13:00'],
     ['SG', '2024-12-24', early('2024-12-24T01:00', '2024-12-24T04:00'), 'SGX half day'],
+    ['SE', '2025-04-17', early('2025-04-17T07:00', '2025-04-17T11:00'), 'Maundy Thursday, 13:00 CEST'],
+    ['DE', '2025-12-30', early('2025-12-30T08:00', '2025-12-30T13:00'), 'last trading day of the year, 14:00 CET'],
+    ['TR', '2024-04-09', early('2024-04-09T07:00', '2024-04-09T09:30'), 'Ramadan Feast eve, 12:30'],
+    ['NZ', '2024-12-24', early('2024-12-23T21:00', '2024-12-23T23:45'), 'NZX 12:45 NZDT'],
+    ['IL', '2025-04-15', early('2025-04-15T06:59', '2025-04-15T11:15'), 'Passover intermediate day, 14:15'],
     ['ETFS', '2025-11-28', early('2025-11-28T09:00', '2025-11-28T22:00'), 'late session ends 17:00 ET'],
   ])('%s closes early on %s', (code, date, expected) => {
     expect(day(code as string, date as string)).toEqual(expected);
@@ -175,6 +219,16 @@ describe('daylight saving time', () => {
   test('Sydney leaves daylight time in April (southern hemisphere)', () => {
     expect(day('AU', '2025-04-04')?.open).toBe('2025-04-03T23:00');
     expect(day('AU', '2025-04-07')?.open).toBe('2025-04-07T00:00');
+  });
+
+  test('BMV trades 08:30-15:00 Mexico City in US winter and 07:30-14:00 while only New York is on daylight time', () => {
+    // Mexico abolished daylight time in 2022; BMV keeps the New York session (09:30-16:00 ET).
+    expect(day('MX', '2023-03-10')).toEqual(full('2023-03-10T14:30', '2023-03-10T21:00'));
+    expect(day('MX', '2023-03-13')).toEqual(full('2023-03-13T13:30', '2023-03-13T20:00'));
+    expect(day('MX', '2023-11-06')).toEqual(full('2023-11-06T14:30', '2023-11-06T21:00'));
+    // Before 2022 both zones switched, on different dates: aligned in summer, an hour apart in March.
+    expect(day('MX', '2021-07-01')).toEqual(full('2021-07-01T13:30', '2021-07-01T20:00'));
+    expect(day('MX', '2021-03-16')).toEqual(full('2021-03-16T13:30', '2021-03-16T20:00'));
   });
 
   test('B3 closes at 17:00 while New York is on daylight time and at 18:00 otherwise', () => {

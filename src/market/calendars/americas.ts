@@ -6,6 +6,25 @@ import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 import { US } from './us.ts';
 
+// BMV keeps its session on the New York clock (09:30-16:00 ET): 08:30-15:00 Mexico City while
+// both zones keep the same offset difference, 07:30-14:00 when New York is on daylight time and
+// Mexico City is not, which since Mexico abolished daylight time (last change 2022-10-30) is every
+// US summer, and before it the weeks between the US and Mexican switch dates. source: BMV trading
+// hours notices (horario de operacion) on the US daylight-time switches.
+const BMV_BASE = defineMarket({
+  market: 'MX', name: 'Bolsa Mexicana de Valores', mic: 'XMEX', country: 'MX', timezone: 'America/Mexico_City',
+  hours: [{ from: '2000-01-01', open: '08:30', close: '15:00' }],
+  holidays: bmvHolidays,
+});
+const MX: MarketDefinition = {
+  ...BMV_BASE,
+  hoursOn(date, weekday) {
+    const base = BMV_BASE.hoursOn(date, weekday);
+    const isEarlier = isDstOn(date, 'America/New_York') && !isDstOn(date, 'America/Mexico_City');
+    return isEarlier ? { ...base, openMin: base.openMin - 60, closeMin: base.closeMin - 60 } : base;
+  },
+};
+
 // source: TSX trading calendar notices (TMX Group) per year; rules stable since Family Day 2008.
 function tsxHolidays(year: number): HolidayEntry[] {
   const [christmas, boxing] = christmasPair(year);
@@ -102,11 +121,7 @@ export const AMERICAS: MarketDefinition[] = [
     hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
     holidays: tsxHolidays,
   }),
-  defineMarket({
-    market: 'MX', name: 'Bolsa Mexicana de Valores', mic: 'XMEX', country: 'MX', timezone: 'America/Mexico_City',
-    hours: [{ from: '2000-01-01', open: '08:30', close: '15:00' }],
-    holidays: bmvHolidays,
-  }),
+  MX,
   BR,
   defineMarket({
     market: 'CL', name: 'Bolsa de Santiago', mic: 'XSGO', country: 'CL', timezone: 'America/Santiago',

@@ -1,11 +1,14 @@
-// Asia-Pacific stock markets. Tokyo, Hong Kong, Seoul, Taipei, Singapore, Kuala Lumpur, Jakarta,
-// Bangkok and Manila take public holidays from the date-holidays rules plus exchange specifics;
-// Shanghai and Mumbai use announced tables; Sydney and Auckland are rules.
+// Asia-Pacific stock markets. Tokyo, Hong Kong, Seoul, Singapore and Bangkok take public holidays
+// from the date-holidays rules plus exchange specifics; Shanghai, Mumbai, Taipei (twse.ts) and
+// Jakarta, Kuala Lumpur and Manila (southeast-asia.ts) use announced tables over rules; Sydney
+// and Auckland are rules.
 import { addDays, easterOffset, nthWeekday, ymd } from '../civil-date.ts';
 import { christmasPair, closed, earlyClose, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
+import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
+import { twseHolidays } from './twse.ts';
 
 // JPX: Japanese public holidays plus the exchange's year-end break (31 Dec to 3 Jan), which the
 // date-holidays JP rules carry as bank holidays. 2020-10-01: full-day halt after the arrowhead
@@ -28,14 +31,21 @@ function hkexHolidays(year: number): HolidayEntry[] {
 }
 
 // KRX: Korean public holidays, Labour Day, the year-end closing day (31 Dec) and election or
-// temporary holidays. source: KRX market holiday notices.
+// temporary holidays. source: KRX market holiday notices (e.g. 2025: Jan 28-30 Seollal).
 function krxHolidays(year: number): HolidayEntry[] {
   return [
-    ...publicHolidays('KR', year),
+    ...publicHolidays('KR', year).map(seollalFromEve),
     closed(ymd(year, 5, 1), 'Labour Day'),
     closed(ymd(year, 12, 31), 'Year-end closing day'),
     ...tableYear(KR_AD_HOC, year),
   ];
+}
+
+// Seollal closes the day before, the day of and the day after the lunar new year, but the
+// date-holidays span starts on the new year itself (its Chuseok span is right): move the three
+// days one day earlier. Substitute days are separate entries and stay as they are.
+function seollalFromEve(entry: HolidayEntry): HolidayEntry {
+  return entry.name === 'Korean New Year' ? { ...entry, date: addDays(entry.date, -1) } : entry;
 }
 
 // SGX: Singapore public holidays (Sunday moves to Monday), polling days, and half days (close
@@ -49,10 +59,13 @@ function sgxHolidays(year: number): HolidayEntry[] {
   return [...list, ...tableYear(SG_AD_HOC, year)];
 }
 
-// BSE: the fixed-date national holidays as rules; the movable festivals from the table.
+// BSE: the fixed-date national holidays and Good Friday as rules; the movable festivals from the
+// table. Muhurat trading (a one-hour evening session on Diwali, often on a holiday or a weekend)
+// is not modelled: a session here is the regular day session.
 function bseHolidays(year: number): HolidayEntry[] {
   return [
     closed(ymd(year, 1, 26), 'Republic Day'),
+    closed(easterOffset(year, -2), 'Good Friday'),
     closed(ymd(year, 4, 14), 'Dr. Baba Saheb Ambedkar Jayanti'),
     closed(ymd(year, 5, 1), 'Maharashtra Day'),
     closed(ymd(year, 8, 15), 'Independence Day'),
@@ -116,11 +129,6 @@ function nzxHolidays(year: number): HolidayEntry[] {
   ];
 }
 
-// IDX and PSE also close on the last day of the year.
-function withYearEnd(country: string): (year: number) => HolidayEntry[] {
-  return (year) => [...publicHolidays(country, year), closed(ymd(year, 12, 31), 'Year-end holiday')];
-}
-
 export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'JP', name: 'Tokyo Stock Exchange', mic: 'XTKS', country: 'JP', timezone: 'Asia/Tokyo',
@@ -153,7 +161,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'TW', name: 'Taiwan Stock Exchange', mic: 'XTAI', country: 'TW', timezone: 'Asia/Taipei',
     hours: [{ from: '2000-01-01', open: '09:00', close: '13:30' }],
-    holidays: (year) => publicHolidays('TW', year),
+    holidays: twseHolidays,
   }),
   defineMarket({
     market: 'SG', name: 'Singapore Exchange', mic: 'XSES', country: 'SG', timezone: 'Asia/Singapore',
@@ -184,7 +192,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'MY', name: 'Bursa Malaysia', mic: 'XKLS', country: 'MY', timezone: 'Asia/Kuala_Lumpur',
     hours: [{ from: '2000-01-01', open: '09:00', close: '17:00', lunch: ['12:30', '14:30'] }],
-    holidays: (year) => publicHolidays('MY', year),
+    holidays: bursaHolidays,
   }),
   defineMarket({
     market: 'ID', name: 'Indonesia Stock Exchange', mic: 'XIDX', country: 'ID', timezone: 'Asia/Jakarta',
@@ -193,12 +201,12 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
       { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['12:00', '13:30'] },
       { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['11:30', '14:00'], weekdays: [5] },
     ],
-    holidays: withYearEnd('ID'),
+    holidays: idxHolidays,
   }),
   defineMarket({
     market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
     hours: [{ from: '2000-01-01', open: '09:30', close: '15:00', lunch: ['12:00', '13:00'] }],
-    holidays: withYearEnd('PH'),
+    holidays: pseHolidays,
   }),
 ];
 

@@ -3,8 +3,15 @@
 import { parseDatedTable } from '../holiday-rules.ts';
 
 // source: SSE (Shanghai Stock Exchange) annual trading-holiday notices 2015-2026, which follow the
-// State Council holiday schedule; weekend make-up workdays are not trading days. 2027 is not yet
-// announced (the table ends with 2026).
+// State Council holiday schedule; weekend make-up workdays are not trading days. 2024: the SSE
+// closed from New Year's Eve (Feb 9, the last trading day was Feb 8) although the State Council
+// only encouraged that day off.
+// 2027 is derived, not announced (the State Council publishes each schedule in the November
+// before): the statutory days of the 2024 holiday regulations (New Year's Eve to the 3rd day of the
+// Spring Festival and May 1-2 since 2025, Oct 1-3) with statutory days on a weekend made up on the
+// following weekdays, plus the Oct 1-7 National Day week every recent year has had; lunar dates
+// from the Chinese calendar (Spring Festival 2027-02-06, Dragon Boat 06-09, Mid-Autumn 09-15).
+// Bridge days the schedule may add are missing until it is published.
 export const CN_CLOSURES = parseDatedTable(`
   2015-01-01..2015-01-02 New Year's Day
   2015-02-18..2015-02-24 Spring Festival
@@ -67,7 +74,7 @@ export const CN_CLOSURES = parseDatedTable(`
   2023-06-22..2023-06-23 Dragon Boat Festival
   2023-09-29..2023-10-06 Mid-Autumn Festival and National Day
   2024-01-01 New Year's Day
-  2024-02-12..2024-02-16 Spring Festival
+  2024-02-09..2024-02-16 Spring Festival
   2024-04-04..2024-04-05 Qingming Festival
   2024-05-01..2024-05-03 Labour Day
   2024-06-10 Dragon Boat Festival
@@ -86,10 +93,19 @@ export const CN_CLOSURES = parseDatedTable(`
   2026-06-19 Dragon Boat Festival
   2026-09-25 Mid-Autumn Festival
   2026-10-01..2026-10-07 National Day
+  2027-01-01 New Year's Day (derived)
+  2027-02-05..2027-02-10 Spring Festival (derived: statutory days and their weekday make-up)
+  2027-04-05 Qingming Festival (derived)
+  2027-05-03..2027-05-05 Labour Day (derived: May 1-2 fall on the weekend)
+  2027-06-09 Dragon Boat Festival (derived)
+  2027-09-15 Mid-Autumn Festival (derived)
+  2027-10-01..2027-10-07 National Day (derived)
 `);
 
-// source: BSE/NSE annual holiday circulars 2015-2025 (movable Hindu, Islamic, Sikh and Jain
-// festivals and election days). The fixed-date closures are rules in asia-pacific.ts.
+// source: BSE/NSE annual holiday circulars 2015-2026 (movable Hindu, Islamic, Sikh and Jain
+// festivals and election days; 2026: NSE circular of December 2025). The fixed-date closures and
+// Good Friday are rules in asia-pacific.ts. 2027 is not published yet (the circular comes each
+// December), so 2027 has the rule closures only.
 export const IN_CLOSURES = parseDatedTable(`
   2015-02-17,2015-03-06,2015-04-02,2015-04-03,2015-09-17,2015-09-25,2015-10-22,2015-11-11,2015-11-12,2015-11-25 Festival holiday
   2016-03-07,2016-03-24,2016-03-25,2016-04-15,2016-04-19,2016-07-06,2016-09-05,2016-09-13,2016-10-11,2016-10-12,2016-10-31,2016-11-14 Festival holiday
@@ -102,6 +118,15 @@ export const IN_CLOSURES = parseDatedTable(`
   2023-03-07,2023-03-30,2023-04-04,2023-04-07,2023-06-29,2023-09-19,2023-10-24,2023-11-14,2023-11-27 Festival holiday
   2024-03-08,2024-03-25,2024-03-29,2024-04-11,2024-04-17,2024-06-17,2024-07-17,2024-11-01,2024-11-15 Festival holiday
   2025-02-26,2025-03-14,2025-03-31,2025-04-10,2025-04-18,2025-08-27,2025-10-21,2025-10-22,2025-11-05 Festival holiday
+  2026-03-03 Holi
+  2026-03-26 Shri Ram Navami
+  2026-03-31 Shri Mahavir Jayanti
+  2026-05-28 Bakri Id
+  2026-06-26 Muharram
+  2026-09-14 Ganesh Chaturthi
+  2026-10-20 Dussehra
+  2026-11-10 Diwali Balipratipada
+  2026-11-24 Guru Nanak Jayanti
   2019-04-29 General Elections (Mumbai)
   2019-10-21 Maharashtra Assembly Elections
   2024-01-22 Ram Mandir consecration (special holiday)
@@ -111,14 +136,19 @@ export const IN_CLOSURES = parseDatedTable(`
 
 // source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
 // From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
+// Only full-day closures: before that date a signal lowered by noon let the afternoon trade, and
+// such morning-only cancellations are not modelled (a session here cannot open late).
 export const HK_AD_HOC = parseDatedTable(`
   2015-09-03 70th Anniversary of the War of Resistance Victory
   2016-08-02 Typhoon Nida (Signal No. 8)
   2016-10-21 Typhoon Haima (Signal No. 8)
   2017-08-23 Typhoon Hato (Signal No. 8)
+  2018-09-17 Typhoon Mangkhut (Signal No. 8)
   2020-10-13 Typhoon Nangka (Signal No. 8)
   2021-10-13 Typhoon Kompasu (Signal No. 8)
   2023-07-17 Typhoon Talim (Signal No. 8)
+  2023-09-01 Typhoon Saola (Signal No. 8)
+  2023-09-08 Black rainstorm warning
   2024-09-06 Typhoon Yagi (Signal No. 8)
 `);
 

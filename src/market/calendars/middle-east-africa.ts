@@ -1,7 +1,7 @@
 // Istanbul, Johannesburg, Saudi Exchange and Tel Aviv: markets with Islamic or Hebrew calendar
 // holidays and with weekends other than Saturday-Sunday (SA Fri-Sat, IL Fri-Sat until 2026).
 import Holidays from 'date-holidays';
-import { addDays, datesBetween, ymd } from '../civil-date.ts';
+import { addDays, datesBetween, isoWeekday, ymd } from '../civil-date.ts';
 import { closed, earlyClose, parseDatedTable, publicHolidays, spanDates, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
@@ -64,9 +64,20 @@ const SA_EID = parseDatedTable(`
   2023-06-27..2023-07-02 Eid al-Adha
 `);
 const saudiRules = new Holidays('SA', { languages: ['en'] });
+
+// From 2022 a national day on the weekend is made up on the nearest working day: Friday on the
+// Thursday before, Saturday on the Sunday after (2022-09-22 Thursday and 2023-09-24 Sunday for
+// National Day, 2025-02-23 Sunday for Founding Day). source: Saudi Exchange holiday announcements.
+function saudiObserved(date: string): string {
+  const weekday = isoWeekday(date);
+  return weekday === 5 ? addDays(date, -1) : weekday === 6 ? addDays(date, 1) : date;
+}
+
 function tadawulHolidays(year: number): HolidayEntry[] {
-  const list: HolidayEntry[] = [closed(ymd(year, 9, 23), 'Saudi National Day')];
-  if (year >= 2022) list.push(closed(ymd(year, 2, 22), 'Founding Day'));
+  const list: HolidayEntry[] = [];
+  if (year >= 2022) {
+    list.push(closed(saudiObserved(ymd(year, 9, 23)), 'Saudi National Day'), closed(saudiObserved(ymd(year, 2, 22)), 'Founding Day'));
+  } else list.push(closed(ymd(year, 9, 23), 'Saudi National Day'));
   if (SA_EID.has(year)) return [...list, ...tableYear(SA_EID, year)];
   for (const h of saudiRules.getHolidays(year, 'en')) {
     if (!/Eid/.test(h.name)) continue;
