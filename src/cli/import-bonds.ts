@@ -16,7 +16,7 @@ An observation replaces a stored one of the same symbol and date (importing agai
 duplicates a day). See the README, "Bond yields".
 `;
 
-/** Observations dated after this are refused: tomorrow in UTC, so no time zone is ahead of it. */
+/** Bond observations and fundamentals vintages dated after this are refused: tomorrow in UTC, so no time zone is ahead of it. */
 export function latestImportDate(clock: Clock): string {
   return new Date(clock.nowMs() + 86_400_000).toISOString().slice(0, 10);
 }

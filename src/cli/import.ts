@@ -152,7 +152,7 @@ export async function runImport(argv: string[], env: Record<string, string | und
       finishReading(calendar.rows);
       return reportCalendarImport(calendar, file, values.json === true, io);
     }
-    const report = await importFundamentals(store, path, { format, strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
+    const report = await importFundamentals(store, path, { format, latestDate: latestImportDate(systemClock), strict: values.strict === true, onProgress: progress, onBadRow: badRow }).catch(fileError);
     if (typeof report === 'number') return report;
     finishReading(report.rows);
     const { rows, badRows, written } = report;

@@ -22,7 +22,6 @@ export interface CalendarQuery {
   countries: ReadonlySet<string> | null;
   importances: ReadonlySet<Importance> | null;
   limit: number;
-  cursor: string | null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -45,7 +44,7 @@ function list<T extends string>(name: string, raw: string | undefined, normalize
   return new Set(values as T[]);
 }
 
-/** `todayMs`: start of the current UTC day, the default `from`. */
+/** `todayMs`: start of the current UTC day, the default `from`. The route reads `cursor` itself: it is bound to the parsed query. */
 export function parseCalendarQuery(query: { from?: string; to?: string; country?: string; importance?: string; limit?: string; cursor?: string }, todayMs: number): CalendarQuery {
   const fromMs = query.from === undefined ? todayMs : dateMs('from', query.from);
   const toDayMs = query.to === undefined ? fromMs + (CALENDAR_DEFAULT_DAYS - 1) * DAY_MS : dateMs('to', query.to);
@@ -62,5 +61,5 @@ export function parseCalendarQuery(query: { from?: string; to?: string; country?
     limit = /^\d{1,7}$/.test(t) ? Number(t) : NaN;
     if (!(limit >= 1 && limit <= CALENDAR_PAGE_MAX)) throw badRequest(`invalid limit ${quoteInput(query.limit)}: an integer from 1 to ${CALENDAR_PAGE_MAX} (default ${CALENDAR_PAGE_DEFAULT})`);
   }
-  return { from, to, fromMs, toMs: toDayMs + DAY_MS, countries, importances, limit, cursor: query.cursor === undefined ? null : query.cursor.trim() };
+  return { from, to, fromMs, toMs: toDayMs + DAY_MS, countries, importances, limit };
 }

@@ -119,8 +119,12 @@ function parseValue(column: string, kind: Kind, value: unknown): { value: string
   }
 }
 
-/** Parses one input row (CSV cells as text, NDJSON values as JSON); empty and null mean unknown. */
-export function parseFundamentalsInput(fields: Readonly<Record<string, unknown>>): ParsedInput {
+/**
+ * Parses one input row (CSV cells as text, NDJSON values as JSON); empty and null mean unknown.
+ * `latestAsOf` (YYYY-MM-DD) is the latest vintage accepted: a set dated in the future would look
+ * newer than every real refresh to come and so freeze the share structure until that date.
+ */
+export function parseFundamentalsInput(fields: Readonly<Record<string, unknown>>, latestAsOf: string): ParsedInput {
   const unknownColumn = Object.keys(fields).find((name) => !isInputColumn(name));
   if (unknownColumn !== undefined) return { ok: false, error: `unknown field ${JSON.stringify(unknownColumn.slice(0, 40))}` };
   const rawSymbol = fields.symbol;
@@ -133,6 +137,7 @@ export function parseFundamentalsInput(fields: Readonly<Record<string, unknown>>
   if (!isFundamentalsMarket(market)) return { ok: false, error: `symbol ${symbol}: fundamentals cover the markets ${FUNDAMENTALS_MARKETS.join(', ')} only` };
   const asOf = fields.as_of;
   if (!present(asOf) || typeof asOf !== 'string' || !isIsoDate(asOf.trim())) return { ok: false, error: `as_of must be a date YYYY-MM-DD, got ${present(asOf) ? JSON.stringify(String(asOf).slice(0, 40)) : 'nothing'}` };
+  if (asOf.trim() > latestAsOf) return { ok: false, error: `as_of ${asOf.trim()} is in the future (the latest accepted is ${latestAsOf})` };
   let isDepositaryReceipt = false;
   const dr = fields.depositary_receipt;
   if (typeof dr === 'boolean') isDepositaryReceipt = dr;

@@ -99,6 +99,50 @@ describe('GET /calendar/economic', () => {
     expect((await errorOf(`/calendar/economic?cursor=${fundamentals}`))[0]).toBe(400);
   });
 
+  test('a cursor is bound to its window and filters: reused with others it is a 400 saying which', async () => {
+    const query = 'from=2026-01-10&to=2026-05-01&importance=high';
+    const { next_cursor: cursor } = (await server.json(`/calendar/economic?${query}&limit=3`)).body;
+    expect((await server.json(`/calendar/economic?${query}&limit=3&cursor=${cursor}`)).status).toBe(200);
+    const message = 'cursor does not match this query: it pages from=2026-01-10&to=2026-05-01&importance=high; send those parameters with it, or omit cursor for the first page';
+    for (const other of ['from=2026-01-11&to=2026-05-01&importance=high', 'from=2026-01-10&to=2026-04-30&importance=high', 'from=2026-01-10&to=2026-05-01&importance=high&country=US', 'from=2026-01-10&to=2026-05-01&importance=high,low', 'from=2026-01-10&to=2026-05-01']) {
+      expect(await errorOf(`/calendar/economic?${other}&cursor=${cursor}`)).toEqual([400, message]);
+    }
+    // The same filters written otherwise are the same query.
+    expect((await server.json(`/calendar/economic?from=2026-01-10&to=2026-05-01&importance=HIGH,high&cursor=${cursor}`)).status).toBe(200);
+  });
+
+  test('without from, a cursor pages its own window (a default window stays put across UTC midnight)', async () => {
+    const first = (await server.json('/calendar/economic?from=2026-02-01&to=2026-02-28&limit=4')).body;
+    const explicit = (await server.json(`/calendar/economic?from=2026-02-01&to=2026-02-28&limit=4&cursor=${first.next_cursor}`)).body;
+    const implicit = (await server.json(`/calendar/economic?limit=4&to=2026-02-28&cursor=${first.next_cursor}`)).body;
+    expect(implicit).toEqual(explicit);
+    const today = (await server.json('/calendar/economic?limit=1')).body;
+    expect((await server.json(`/calendar/economic?limit=1&cursor=${today.next_cursor}`)).body).toMatchObject({ from: today.from, to: today.to, count: 1 });
+  });
+
+  test('figures updated while paging (an actual, a forecast, a revision): every event once, the later pages with the new figures', async () => {
+    const query = 'from=2026-02-01&to=2026-02-28';
+    const whole = (await server.json(`/calendar/economic?${query}&limit=1000`)).body.items as any[];
+    expect(whole.length).toBeGreaterThan(12);
+    const first = (await server.json(`/calendar/economic?${query}&limit=5`)).body;
+    // Updated underneath: an event of the first page, its last one (the cursor's), and events of later pages.
+    const changed = [whole[1], whole[4], whole[5], whole[6], whole[whole.length - 1]].map((e) => ({ ...e, actual: (e.actual ?? 0) + 1, forecast: (e.forecast ?? 0) + 2, previous: (e.previous ?? 0) + 3 }));
+    const path = join(dataDir, 'cal-revisions.ndjson');
+    writeFileSync(path, changed.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const r = await runMds('import', 'calendar', path, '--data-dir', dataDir);
+    expect(r.out).toContain('events: 0 new, 5 updated, 0 unchanged');
+    const seen: any[] = [...first.items];
+    let cursor: string | undefined = first.next_cursor;
+    while (cursor) {
+      const { status, body }: { status: number; body: any } = await server.json(`/calendar/economic?${query}&limit=5&cursor=${cursor}`);
+      expect(status).toBe(200);
+      seen.push(...body.items);
+      cursor = body.next_cursor;
+    }
+    const after = new Map(changed.map((e) => [e.id, e]));
+    expect(seen).toEqual(whole.map((e, i) => (i >= 5 ? (after.get(e.id) ?? e) : e)));
+  });
+
   test('needs the fundamentals add-on: 403 naming it; 401 without a key', async () => {
     const r = await runMds('keys', 'create', '--json', '--data-dir', dataDir, '--plan', 'pro', '--addons', 'bonds');
     const key = JSON.parse(r.out).key as string;
@@ -178,6 +222,27 @@ describe('mds import calendar into a running server', () => {
       expect(r.err).toBe('');
       expect(r.code).toBe(0);
     }
+  });
+});
+
+describe('paging a default window across UTC midnight', () => {
+  test('a cursor made before midnight pages the same window after it', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    const at = (iso: string, n: number) => ({ id: `E-${n}`, country: 'US', event: `Release ${n}`, category: 'survey', importance: 'low' as const, scheduledAtMs: Date.parse(iso), actual: null, forecast: null, previous: null, unit: null, origin: 'import' as const });
+    store.calendar.upsert([at('2026-03-04T12:00:00Z', 1), at('2026-03-05T12:00:00Z', 2), at('2026-03-10T12:00:00Z', 3), at('2026-03-11T12:00:00Z', 4)]);
+    const clock = new ManualClock(Date.parse('2026-03-04T23:59:00Z'));
+    const key = 'k'.repeat(10);
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: key, devPerMinute: 100 });
+    const app = createApp({ store, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' });
+    const get = async (query: string) => (await app.handle(new Request(`http://localhost/calendar/economic?${query}`, { headers: { 'x-api-key': key } }))).json() as Promise<any>;
+    const first = await get('limit=2');
+    expect(first).toMatchObject({ from: '2026-03-04', to: '2026-03-10', items: [{ id: 'E-1' }, { id: 'E-2' }] });
+    clock.set(Date.parse('2026-03-05T00:01:00Z'));
+    expect(await get(`limit=2&cursor=${first.next_cursor}`)).toEqual({ from: '2026-03-04', to: '2026-03-10', count: 1, items: [expect.objectContaining({ id: 'E-3' })] });
+    // A first page asked now is the new day's window.
+    expect(await get('limit=2')).toMatchObject({ from: '2026-03-05', to: '2026-03-11' });
+    await store.close();
   });
 });
 

@@ -232,6 +232,25 @@ describe('outside the session', () => {
     expect((await day.json('/overnight/quote/US:AAPL')).body).toEqual(quote);
   });
 
+  test('after the 04:00 close and before UTC midnight, prev is the session that just ended, as the snapshot says', async () => {
+    // Wednesday 15:00 New York (20:00 UTC): the night into Wednesday closed at 09:00 UTC.
+    await using afternoon = await startServer({ args: ['--clock-start', '2026-03-04T20:00:00Z'] });
+    const prev = await afternoon.json('/overnight/agg/US:AAPL/prev');
+    expect(prev.status).toBe(200);
+    expect(prev.body).toMatchObject({ result: { t: ms('2026-03-04T00:00:00Z') }, ...LAST_NIGHT, session_open: false });
+    // It can next change when tonight's session (into Thursday) closes at 09:00 UTC, plus the settle lag.
+    const maxAge = Number(/max-age=(\d+)/.exec(prev.headers.get('cache-control') ?? '')?.[1]);
+    expect(maxAge).toBeGreaterThan(12 * 3600);
+    expect(maxAge).toBeLessThanOrEqual(13 * 3600 + 5);
+    const daily = (await afternoon.json('/overnight/agg/US:AAPL/prev?interval=1d')).body;
+    expect(daily).toMatchObject({ result: prev.body.result, bar_start: ms('2026-03-04T00:00:00Z'), bar_end: LAST_NIGHT.session_end, as_of: LAST_NIGHT.session_end + 5000 });
+    // The snapshot's previous close is the close of that same bar, and its last value is from that session.
+    const snap = (await afternoon.json('/overnight/snapshot/US:AAPL')).body;
+    expect(snap).toMatchObject({ prev_close: prev.body.result.c, ...LAST_NIGHT, session_open: false });
+    expect(snap.last_timestamp).toBeLessThan(LAST_NIGHT.session_end);
+    expect(snap.last_timestamp).toBeGreaterThanOrEqual(LAST_NIGHT.session_start);
+  });
+
   test('the night before Thanksgiving has no session: the last values are from the night before, and the next opens Thursday night', async () => {
     await using night = await startServer({ args: ['--clock-start', '2026-11-26T03:00:00Z'] });
     const before = { session_start: ms('2026-11-25T01:00:00Z'), session_end: ms('2026-11-25T09:00:00Z') };

@@ -10,6 +10,14 @@ import { Value } from '@sinclair/typebox/value';
 import { createBunRouteHandler } from 'elysia/adapter/bun/compose';
 import { createApp } from '../../src/api/app.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
+import { BarBuilder } from '../../src/ingest/bar-builder.ts';
+import { COMPOSITE_RULES } from '../../src/ingest/consolidators/perpetual-composite.ts';
+import { PerpetualComposites } from '../../src/ingest/perpetual-composites.ts';
+import { Store } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { CompositeQuoteSchema, CompositeSnapshotSchema, CompositeTradeSchema, MarkSchema } from '../../src/domain/perpetuals-schemas.ts';
 import { PlainSymbolsSchema, PrevBarSchema, RangeSchema } from '../../src/domain/schemas.ts';
 import { PERPETUALS } from '../../src/ingest/reference/catalog.ts';
@@ -275,5 +283,43 @@ describe('no live source', () => {
     }
     expect((await own.json('/perpetuals/snapshot/BTCUSDT')).status).toBe(404);
     expect((await own.json('/perpetuals/symbols')).status).toBe(200);
+  });
+});
+
+describe('sources gone stale while trades exist', () => {
+  test('last trade answers the same 503 as quote and mark, and again once a source counts', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    store.registry.upsert([{ symbol: 'BTCUSDT', assetClass: 'perpetuals', name: 'Bitcoin perpetual (USDT)', market: null, baseSymbol: null, aliases: [], listed: true, decimals: 2 }]);
+    const id = store.registry.bySymbolName('BTCUSDT')!.id;
+    const bars = new BarBuilder(store);
+    const composites = new PerpetualComposites(store, bars);
+    const start = Date.parse('2026-03-07T12:00:00Z');
+    const clock = new ManualClock(start);
+    const key = 'k'.repeat(10);
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: key, devPerMinute: 1000 });
+    const app = createApp({ store, bars, composites, clock, auth, feed: 'sim', version: '1.0.0' });
+    const get = async (route: string) => {
+      const res = await app.handle(new Request(`http://localhost/perpetuals/${route}/BTCUSDT`, { headers: { 'x-api-key': key } }));
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    composites.onVenueQuote(id, { venue: 0, tsMs: start, bid: 100, ask: 101, bidSize: 1, askSize: 1 });
+    composites.onVenueQuote(id, { venue: 1, tsMs: start, bid: 100.2, ask: 101.2, bidSize: 1, askSize: 1 });
+    composites.onVenueTrade(id, { venue: 0, tsMs: start + 1, price: 100.5, size: 2 });
+    clock.set(start + 2);
+    const printed = { symbol: 'BTCUSDT', price: 100.5, size: 2, timestamp: start + 1, source_count: 2 };
+    expect(await get('trade/last')).toEqual({ status: 200, body: printed });
+    // Both sources fall silent beyond the stale limit: no source counts, the trade is not served.
+    clock.set(start + COMPOSITE_RULES.staleMs + 1);
+    const unavailable = { status: 503, error: 'market data temporarily unavailable: no live source for this composite' };
+    for (const route of ['quote', 'mark', 'trade/last']) expect({ route, ...(await get(route)).body }).toMatchObject({ route, ...unavailable });
+    // The snapshot still shows the last trade, with no quote and no source counting now.
+    expect((await get('snapshot')).body).toMatchObject({ bid: null, ask: null, last_price: 100.5, source_count: 0 });
+    // A source quotes again: the last trade is served again, with the sources that counted when it printed.
+    composites.onVenueQuote(id, { venue: 1, tsMs: start + COMPOSITE_RULES.staleMs + 2, bid: 100.2, ask: 101.2, bidSize: 1, askSize: 1 });
+    clock.set(start + COMPOSITE_RULES.staleMs + 3);
+    expect(await get('trade/last')).toEqual({ status: 200, body: printed });
+    expect((await get('quote')).body).toMatchObject({ source_count: 1 });
+    await store.close();
   });
 });

@@ -109,6 +109,18 @@ describe('mds import fundamentals', () => {
     expect((await item('DE:KEEP')).body).toEqual(before);
   });
 
+  test('an as_of in the future is a bad row, so it cannot freeze the set against later refreshes', async () => {
+    const path = textFile([JSON.stringify(listing('ES:FUT1', '2026-03-02')), JSON.stringify(listing('ES:FUT2', '2099-12-31', { short_interest: 1 }))].join('\n'), 'ndjson');
+    const r = await importFile(path);
+    expect(r.code).toBe(0);
+    expect(r.err.trim()).toMatch(/^line 2: skipped: as_of 2099-12-31 is in the future \(the latest accepted is \d{4}-\d{2}-\d{2}\)$/);
+    expect(r.out).toContain('2 rows, 1 skipped as bad, 1 symbols updated');
+    expect((await item('ES:FUT2')).status).toBe(404);
+    // a real refresh of the same symbol later is applied as usual
+    expect((await importFile(csvFile([listing('ES:FUT2', '2026-03-03', { short_interest: 2 })]))).code).toBe(0);
+    expect((await item('ES:FUT2')).body).toMatchObject({ as_of: '2026-03-03', short_interest: 2 });
+  });
+
   test('NDJSON: bad lines by number; one JSON object per line', async () => {
     const path = textFile(
       [JSON.stringify(listing('ES:JSON1', '2026-03-02')), 'not json', '[1,2]', '', JSON.stringify({ ...listing('ES:JSON2', '2026-03-02'), extra: 1 }), JSON.stringify(listing('ES:JSON3', '2026-03-02'))].join('\n'),

@@ -42,7 +42,7 @@ describe('parseCalendarQuery', () => {
   const today = Date.UTC(2026, 2, 4);
 
   test('defaults: a week from today, no filters, 500 per page', () => {
-    expect(parseCalendarQuery({}, today)).toEqual({ from: '2026-03-04', to: '2026-03-10', fromMs: today, toMs: Date.UTC(2026, 2, 11), countries: null, importances: null, limit: 500, cursor: null });
+    expect(parseCalendarQuery({}, today)).toEqual({ from: '2026-03-04', to: '2026-03-10', fromMs: today, toMs: Date.UTC(2026, 2, 11), countries: null, importances: null, limit: 500 });
   });
 
   test('comma-separated filters, trimmed and case-insensitive', () => {

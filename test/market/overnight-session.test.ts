@@ -115,4 +115,21 @@ describe('overnight bar alignment', () => {
       expect(iso(align.barStart(s.closeMs - 1, '1d'))).toBe(`${s.date}T00:00:00.000Z`);
     }
   });
+
+  test('the daily bar ends at the session close, on both sides of the switch', () => {
+    expect(iso(align.barEnd(ms('2026-03-06T00:00:00Z'), '1d'))).toBe('2026-03-06T09:00:00.000Z');
+    expect(iso(align.barEnd(ms('2026-03-09T00:00:00Z'), '1d'))).toBe('2026-03-09T08:00:00.000Z');
+  });
+
+  test('the next bar end: the close of the session in progress or of the next one, skipping nights without a session', () => {
+    // Wednesday afternoon: the next daily bar ends at Thursday morning's close.
+    expect(iso(align.nextBarEndAfter(ms('2026-03-04T20:00:00Z'), '1d'))).toBe('2026-03-05T09:00:00.000Z');
+    expect(iso(align.nextBarEndAfter(ms('2026-03-05T03:20:00Z'), '1d'))).toBe('2026-03-05T09:00:00.000Z');
+    // Friday afternoon: no session on Friday and Saturday nights; Sunday night's closes Monday 08:00 UTC (EDT).
+    expect(iso(align.nextBarEndAfter(ms('2026-03-06T20:00:00Z'), '1d'))).toBe('2026-03-09T08:00:00.000Z');
+    // Between sessions the next hourly bar to end is the first of the next session.
+    expect(iso(align.nextBarEndAfter(ms('2026-03-04T20:00:00Z'), '1h'))).toBe('2026-03-05T02:00:00.000Z');
+    expect(iso(align.nextBarEndAfter(ms('2026-03-05T03:20:00Z'), '1h'))).toBe('2026-03-05T04:00:00.000Z');
+    expect(iso(align.nextBarEndAfter(ms('2026-03-05T08:30:00Z'), '4h'))).toBe('2026-03-05T09:00:00.000Z');
+  });
 });

@@ -19,12 +19,21 @@ export interface SettledBar {
   nextChangeMs: number;
 }
 
-/** The most recent bar of `tf` whose end is at least the settle lag behind now. */
+/** The most recent bar of `tf` whose end is at least the settle lag behind now; NO_BAR without one. */
 export function latestSettledBar(deps: ApiDeps, entry: SymbolEntry, tf: Timeframe): SettledBar {
+  const settled = findSettledBar(deps, entry, tf);
+  if (!settled) throw new ApiError('NO_BAR');
+  return settled;
+}
+
+/** As latestSettledBar, null when there is none (the snapshot's prev_close is then null). */
+export function findSettledBar(deps: ApiDeps, entry: SymbolEntry, tf: Timeframe): SettledBar | null {
   const now = deps.clock.nowMs();
   const align = alignmentFor(entry);
   const settled = (bar: Bar) => align.barEnd(bar.t, tf) + SETTLE_LAG_MS <= now;
-  const nextChangeMs = align.barEnd(align.barStart(now, tf), tf) + SETTLE_LAG_MS;
+  // The next bar end that is not yet settled: for a session class between sessions, the end of
+  // the next session's first bar, not the end of the (empty) bucket around now.
+  const nextChangeMs = align.nextBarEndAfter(now - SETTLE_LAG_MS, tf) + SETTLE_LAG_MS;
   let candidate: Bar | null = deps.bars.barInProgress(entry.id, tf);
   let before = candidate ? candidate.t : now + 1;
   for (let i = 0; i < 4 && !(candidate && settled(candidate)); i++) {
@@ -32,7 +41,7 @@ export function latestSettledBar(deps: ApiDeps, entry: SymbolEntry, tf: Timefram
     if (!candidate) break;
     before = candidate.t;
   }
-  if (!candidate || !settled(candidate)) throw new ApiError('NO_BAR');
+  if (!candidate || !settled(candidate)) return null;
   const barEndMs = align.barEnd(candidate.t, tf);
   return { bar: candidate, barEndMs, asOfMs: barEndMs + SETTLE_LAG_MS, nextChangeMs: Math.max(nextChangeMs, now + 1000) };
 }

@@ -46,8 +46,13 @@ function lastTradeOf(deps: ApiDeps, entry: SymbolEntry, c: CompositeView | null)
   return null;
 }
 
+/**
+ * The last trade is served only while at least one source counts, like quote and mark: with none
+ * live, a trade of minutes ago must not pass for the current price. Its `source_count` stays the
+ * count when it printed (the snapshot's says how many count now).
+ */
 export function compositeTradeBody(deps: ApiDeps, entry: SymbolEntry): string {
-  const trade = lastTradeOf(deps, entry, compositeOf(deps, entry));
+  const trade = lastTradeOf(deps, entry, liveComposite(deps, entry));
   if (!trade) throw new ApiError('NO_LIVE_SOURCE');
   return JSON.stringify(trade);
 }

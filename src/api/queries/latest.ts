@@ -5,8 +5,8 @@ import { ApiError } from '../../domain/errors.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import type { LastTrade, Quote, Snapshot } from '../../domain/schemas.ts';
 import { NO_TRADE_ERROR } from '../../domain/symbols.ts';
-import { DAY_MS } from '../../domain/timeframes.ts';
 import type { ApiDeps } from '../deps.ts';
+import { findSettledBar } from './bars.ts';
 
 function round(value: number, decimals: number): number {
   const scale = 10 ** decimals;
@@ -60,12 +60,13 @@ export function lastTradeOf(deps: ApiDeps, entry: SymbolEntry): LastTrade {
   return resolved.trade;
 }
 
-/** Close of the last completed UTC daily bar before now. */
+/**
+ * Close of the daily bar that prev (without interval) answers now: the same notion of a completed
+ * daily bar (its end plus the settle lag; for a session class, the session's close), so the two
+ * never disagree.
+ */
 export function prevCloseOf(deps: ApiDeps, entry: SymbolEntry): number | null {
-  const now = deps.clock.nowMs();
-  const inProgress = deps.bars.barInProgress(entry.id, '1d');
-  if (inProgress && inProgress.t + DAY_MS <= now) return inProgress.c;
-  return deps.store.lastBarBefore(entry.id, '1d', now - DAY_MS + 1)?.c ?? null;
+  return findSettledBar(deps, entry, '1d')?.bar.c ?? null;
 }
 
 export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {

@@ -32,14 +32,14 @@ function checkHeader(record: CsvRecord): string[] {
   return names;
 }
 
-function csvRow(header: string[], record: CsvRecord): RowResult {
+function csvRow(header: string[], record: CsvRecord, latestAsOf: string): RowResult {
   if (record.cells.length !== header.length) return { line: record.line, error: `has ${record.cells.length} cells, the header has ${header.length}` };
   const fields: Record<string, string> = {};
   header.forEach((name, i) => (fields[name] = record.cells[i]!));
-  return fromFields(record.line, fields);
+  return fromFields(record.line, fields, latestAsOf);
 }
 
-function ndjsonRow(line: number, text: string): RowResult | null {
+function ndjsonRow(line: number, text: string, latestAsOf: string): RowResult | null {
   if (text.trim() === '') return null;
   let value: unknown;
   try {
@@ -48,18 +48,19 @@ function ndjsonRow(line: number, text: string): RowResult | null {
     return { line, error: 'is not valid JSON' };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line, error: 'is not a JSON object' };
-  return fromFields(line, value as Record<string, unknown>);
+  return fromFields(line, value as Record<string, unknown>, latestAsOf);
 }
 
-function fromFields(line: number, fields: Record<string, unknown>): RowResult {
-  const parsed = parseFundamentalsInput(fields);
+function fromFields(line: number, fields: Record<string, unknown>, latestAsOf: string): RowResult {
+  const parsed = parseFundamentalsInput(fields, latestAsOf);
   return parsed.ok ? { line, record: parsed.record } : { line, error: parsed.error };
 }
 
 /**
- * Streams the rows of a file. `onProgress` is called with the bytes read so far after each chunk.
+ * Streams the rows of a file; a row dated after `latestAsOf` (YYYY-MM-DD) is a bad row.
+ * `onProgress` is called with the bytes read so far after each chunk.
  */
-export async function* readFundamentalsFile(path: string, format: FileFormat, onProgress?: (bytesRead: number) => void): AsyncGenerator<RowResult> {
+export async function* readFundamentalsFile(path: string, format: FileFormat, latestAsOf: string, onProgress?: (bytesRead: number) => void): AsyncGenerator<RowResult> {
   const decoder = new TextDecoder('utf-8', { fatal: false });
   let bytesRead = 0;
   let first = true;
@@ -70,7 +71,7 @@ export async function* readFundamentalsFile(path: string, format: FileFormat, on
   const rowsOfCsv = function* (records: CsvRecord[]): Generator<RowResult> {
     for (const record of records) {
       if (header === null) header = checkHeader(record);
-      else yield csvRow(header, record);
+      else yield csvRow(header, record, latestAsOf);
     }
   };
   const rowsOfNdjson = function* (text: string, final: boolean): Generator<RowResult> {
@@ -78,14 +79,14 @@ export async function* readFundamentalsFile(path: string, format: FileFormat, on
     let from = 0;
     let at: number;
     while ((at = buffer.indexOf('\n', from)) >= 0) {
-      const row = ndjsonRow(line, buffer.slice(from, at));
+      const row = ndjsonRow(line, buffer.slice(from, at), latestAsOf);
       from = at + 1;
       line++;
       if (row) yield row;
     }
     pendingText = buffer.slice(from);
     if (final && pendingText.length > 0) {
-      const row = ndjsonRow(line, pendingText);
+      const row = ndjsonRow(line, pendingText, latestAsOf);
       pendingText = '';
       if (row) yield row;
     }

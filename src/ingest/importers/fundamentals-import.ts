@@ -8,6 +8,8 @@ import { readFundamentalsFile, type FileFormat } from './fundamentals-file.ts';
 
 export interface ImportOptions {
   format: FileFormat;
+  /** Records dated after this (`YYYY-MM-DD`) are bad rows: a vintage is never in the future. */
+  latestDate: string;
   /** Refuse the whole import when any row is bad. */
   strict?: boolean;
   /** Called as the file is read: bytes so far, rows so far. */
@@ -27,7 +29,7 @@ export async function importFundamentals(store: Store, path: string, opts: Impor
   const records: RawFundamentals[] = [];
   let rows = 0;
   let badRows = 0;
-  for await (const row of readFundamentalsFile(path, opts.format, (bytes) => opts.onProgress?.(bytes, rows))) {
+  for await (const row of readFundamentalsFile(path, opts.format, opts.latestDate, (bytes) => opts.onProgress?.(bytes, rows))) {
     rows++;
     if ('error' in row) {
       badRows++;
