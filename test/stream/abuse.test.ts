@@ -23,7 +23,7 @@ async function streamServer(limits: Partial<StreamLimits>) {
   const clock = new ManualClock(Date.parse('2026-03-04T15:30:00Z'));
   const hub = new StreamHub(clock);
   const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: KEY, devPerMinute: 1000 });
-  const stream = createStream({ store, clock, hub, authenticate: (k) => auth.authenticate(k), limits });
+  const stream = createStream({ store, clock, hub, auth, limits });
   const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
