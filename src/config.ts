@@ -91,7 +91,7 @@ const OPTIONS = [
     flag: 'slow-consumer-bytes',
     env: 'MDS_SLOW_CONSUMER_BYTES',
     arg: 'N',
-    help: 'stream: unsent bytes after which a connection is closed with 4008 (Bun drops its messages past 4x this)',
+    help: 'stream: unsent bytes after which a connection is closed with 4008',
     fallback: 1_048_576,
     parse: integer(16_384, 1_073_741_824),
   },

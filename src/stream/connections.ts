@@ -41,8 +41,14 @@ export const DEFAULT_LIMITS: StreamLimits = {
 export const CLOSE_KEY_INVALID = 4001;
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_FLOOD = 4029;
-/** How often buffered bytes are checked: often enough to close with 4008 before Bun's hard limit (4× the bound) drops messages. */
+/** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
+/**
+ * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
+ * far enough above the bound that the check closes the connection with 4008 first, even with a
+ * small bound and a fast feed (the close frame itself must still fit under the cap).
+ */
+export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes + Math.max(3 * slowConsumerBytes, 4 << 20);
 
 export interface ConnData {
   id: string;
@@ -196,10 +202,10 @@ export function createStream(deps: StreamDeps) {
     idleTimeout: 60,
     sendPings: true,
     maxPayloadLength: 64 * 1024,
-    // A hard cap on a connection's unsent bytes, past which Bun drops its messages; the check every
-    // SLOW_CONSUMER_CHECK_MS closes it with 4008 first. Not closeOnBackpressureLimit: Bun then ends
-    // the connection without a close frame, and the client could not tell why.
-    backpressureLimit: 4 * limits.slowConsumerBytes,
+    // The check every SLOW_CONSUMER_CHECK_MS closes a slow consumer with 4008 before this cap.
+    // Not closeOnBackpressureLimit: Bun then ends the connection without a close frame, and the
+    // client could not tell why.
+    backpressureLimit: hardBufferLimit(limits.slowConsumerBytes),
     closeOnBackpressureLimit: false,
     open(ws) {
       open.add(ws);
