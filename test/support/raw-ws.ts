@@ -33,7 +33,7 @@ export async function rawConnect(port: number, path: string, keep: (f: RawFrame)
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`);
   const frames: RawFrame[] = [];
   const waiters: { match: (f: RawFrame) => boolean; resolve: (f: RawFrame) => void }[] = [];
-  let buf = Buffer.alloc(0);
+  let buf: Buffer = Buffer.alloc(0);
   let handshakeDone = false;
   let onHandshake: (status: string) => void = () => {};
   const handshake = new Promise<string>((resolve) => (onHandshake = resolve));
