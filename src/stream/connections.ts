@@ -4,18 +4,20 @@
 // protection, heartbeats.
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
-import { DEV_KEY_ID, type Authenticator } from '../auth/authenticator.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 import { classAccessDenied, type Account } from '../domain/account.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
 import type { Store } from '../store/index.ts';
 import { VERSION } from '../version.ts';
 import { channelsFor, pairDenied, type Pair } from './access.ts';
+export { CLOSE_KEY_INVALID } from './key-changes.ts';
 import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, type ReplayReport } from './replay.ts';
 import { refusal } from './refusal.ts';
+import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 
 export interface StreamLimits {
   maxSubscriptions: number;
@@ -38,7 +40,6 @@ export const DEFAULT_LIMITS: StreamLimits = {
   maxReplay: 5000,
 };
 
-export const CLOSE_KEY_INVALID = 4001;
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_FLOOD = 4029;
 /** How often buffered bytes are checked. */
@@ -114,9 +115,7 @@ export function createStream(deps: StreamDeps) {
   const connectionLimit = (account: Account) => Math.min(limits.maxConnectionsPerKey, account.plan.stream_connections);
   const subscriptionLimit = (account: Account) => Math.min(limits.maxSubscriptions, account.plan.stream_subscriptions);
 
-  function active(ws: ServerWebSocket<ConnData>) {
-    return [...ws.data.subs.values()].map((p) => ({ channel: p.channel.name, symbol: p.entry ? p.entry.symbol : '*' }));
-  }
+  const active = activeSubscriptions;
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
   function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
@@ -268,38 +267,7 @@ export function createStream(deps: StreamDeps) {
     for (const ws of open) ws.ping();
   }
 
-  /**
-   * Applies key changes (`mds keys update/revoke`) to open connections: a key that no longer
-   * works closes its connections with 4001; pairs the account may no longer use are dropped and
-   * the client is told with an `unsubscribed` frame that names them and why.
-   */
-  function applyKeyChanges(): void {
-    const now = new Map<string, ReturnType<Authenticator['reresolve']>>();
-    for (const ws of open) {
-      const { account } = ws.data;
-      if (account.id === DEV_KEY_ID) continue;
-      let result = now.get(account.id);
-      if (!result) now.set(account.id, (result = deps.auth.reresolve(account)));
-      if (!result.ok) {
-        const reason = result.code === 'REVOKED_KEY' ? 'API key revoked' : result.code === 'PLAN_MISSING' ? 'plan not offered by this server' : 'invalid API key';
-        log(`stream: closed ${ws.data.id} (key ${account.id}): ${reason}`);
-        ws.close(CLOSE_KEY_INVALID, reason);
-        continue;
-      }
-      ws.data.account = result.account;
-      const dropped: { channel: string; symbol: string; message: string }[] = [];
-      for (const [k, pair] of ws.data.subs) {
-        const denied = pairDenied(result.account, pair.channel, pair.entry);
-        if (denied === null) continue;
-        const symbol = pair.entry ? pair.entry.symbol : '*';
-        ws.data.subs.delete(k);
-        ws.unsubscribe(topicOf(ws.data.format, pair.channel.name, symbol));
-        dropped.push({ channel: pair.channel.name, symbol, message: denied });
-      }
-      if (dropped.length > 0) send(ws, { type: 'unsubscribed', reason: 'entitlements changed', dropped, subscriptions: active(ws) });
-    }
-  }
-  deps.auth.onKeysChanged(applyKeyChanges);
+  deps.auth.onKeysChanged(() => applyKeyChanges(open, deps.auth, { send, active, log }));
 
   return {
     upgrade,
