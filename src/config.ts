@@ -19,6 +19,8 @@ export interface ServeConfig {
   noDevKey: boolean;
   plansFile: string | null;
   simRate: number;
+  heartbeatMs: number;
+  slowConsumerBytes: number;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -82,6 +84,16 @@ const OPTIONS = [
       if (raw.trim() === '' || !Number.isFinite(x) || x < 0.01 || x > 100) throw new UsageError(`${name} must be a number from 0.01 to 100, got ${JSON.stringify(raw)}`);
       return x;
     },
+  },
+  { key: 'heartbeatMs', flag: 'heartbeat-ms', env: 'MDS_HEARTBEAT_MS', arg: 'N', help: 'stream: interval of the heartbeat frame and the server ping, in ms', fallback: 15_000, parse: integer(100, 3_600_000) },
+  {
+    key: 'slowConsumerBytes',
+    flag: 'slow-consumer-bytes',
+    env: 'MDS_SLOW_CONSUMER_BYTES',
+    arg: 'N',
+    help: 'stream: unsent bytes after which a connection is closed with 4008',
+    fallback: 1_048_576,
+    parse: integer(16_384, 1_073_741_824),
   },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];

@@ -7,7 +7,7 @@ import { ApiError } from '../domain/errors.ts';
 import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
-import { classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
+import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
 import { economicCalendarRoutes } from './routes/economic-calendar.ts';
@@ -53,7 +53,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
     .get('/health', () =>
       jsonResponse(JSON.stringify({ status: 'ok', version: deps.version, feed: deps.feed, symbols: deps.store.registry.size, uptime_s: Math.round((deps.clock.nowMs() - startedMs) / 1000) })),
     )
-    .get('/symbols', () => jsonResponse(legacySymbolsBody(deps.store)));
+    .get('/symbols', ({ request }) => jsonResponse(legacySymbolsBody(deps.store, accountOf(request))));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;

@@ -1,19 +1,24 @@
 // Who is calling and how much they may: resolves a presented key to an account (stored keys by
-// hash, plus the development key), picks up key changes made by `mds keys` within a second, and
-// charges each call against the plan's quota window and per-minute rate. Counting is exact: the
-// event loop is the only writer.
+// hash, plus the development key), picks up key changes made by `mds keys` within a second (and
+// tells listeners, so open stream connections follow them), and charges each call against the
+// plan's quota window and per-minute rate. Counting is exact: the event loop is the only writer.
 import { timingSafeEqual } from 'node:crypto';
 import type { Account, KeyRecord } from '../domain/account.ts';
 import { ADDONS, PLAN_CLASSES, type Plan } from '../domain/plans.ts';
 import { DAY_MS, MINUTE_MS } from '../domain/timeframes.ts';
 import type { Clock } from '../clock.ts';
 import { hashSecret, type Store } from '../store/index.ts';
+import { FixedWindowLimiter } from './rate-limit.ts';
 
 export const DEV_KEY_ID = 'dev';
 /** Quotas at least this large are not persisted (the development key). */
 const UNMETERED = 1e12;
 
-export type AuthResult = { ok: true; account: Account } | { ok: false; code: 'INVALID_KEY' | 'REVOKED_KEY' };
+/** Requests per minute per client address for requests without a valid key (REST and stream upgrades together). */
+export const ANONYMOUS_PER_MINUTE = 120;
+
+/** PLAN_MISSING: a stored key whose plan the server's plans table lacks (an operator's --plans file); `message` names it. */
+export type AuthResult = { ok: true; account: Account } | { ok: false; code: 'INVALID_KEY' | 'REVOKED_KEY' | 'PLAN_MISSING'; message?: string };
 
 export interface Charge {
   allowed: boolean;
@@ -38,8 +43,15 @@ export class Authenticator {
   private cache = new Map<string, AuthResult>();
   private readonly minutes = new Map<string, { startMs: number; count: number }>();
   private timer: ReturnType<typeof setInterval> | null = null;
+  private readonly listeners: (() => void)[] = [];
+  /**
+   * Requests without a valid key, per client address: one limiter for REST and the stream's
+   * upgrade alike (a flood of guessed keys gets 429s on either).
+   */
+  readonly anonymous: FixedWindowLimiter;
 
   constructor(private readonly opts: AuthenticatorOptions) {
+    this.anonymous = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, MINUTE_MS, opts.clock);
     this.plans = new Map(opts.plans.map((p) => [p.name, p]));
     this.devHash = opts.devKey === null ? null : Buffer.from(hashSecret(opts.devKey), 'hex');
     const devPlan: Plan = {
@@ -63,8 +75,27 @@ export class Authenticator {
   /** Polls for key changes made by other processes. */
   start(pollMs = 500): void {
     this.timer ??= setInterval(() => {
-      if (this.opts.store.accounts.refresh()) this.cache = new Map();
+      if (!this.opts.store.accounts.refresh()) return;
+      this.cache = new Map();
+      for (const listener of this.listeners) listener();
     }, pollMs);
+  }
+
+  /** Calls `listener` after each change of the stored keys (create, update, revoke) has been picked up. */
+  onKeysChanged(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Stored keys whose plan is not in this server's plans table, for a warning at start. */
+  keysWithoutPlan(): { id: string; plan: string }[] {
+    return this.opts.store.accounts.list().filter((r) => r.revokedMs === null && !this.plans.has(r.plan)).map((r) => ({ id: r.id, plan: r.plan }));
+  }
+
+  /** What an account's key resolves to now (after a key change): by id, without the secret. */
+  reresolve(account: Account): AuthResult {
+    if (account.id === DEV_KEY_ID) return { ok: true, account };
+    const record = this.opts.store.accounts.byId(account.id);
+    return record ? this.fromRecord(record) : { ok: false, code: 'INVALID_KEY' };
   }
 
   stop(): void {
@@ -77,7 +108,7 @@ export class Authenticator {
     if (cached) return cached;
     const result = this.resolve(secret);
     // Only known keys are cached, so guessed keys cannot grow the map.
-    if (result.ok || result.code === 'REVOKED_KEY') this.cache.set(secret, result);
+    if (result.ok || result.code !== 'INVALID_KEY') this.cache.set(secret, result);
     return result;
   }
 
@@ -86,10 +117,13 @@ export class Authenticator {
     const hash = hashSecret(secret);
     if (this.devHash && timingSafeEqual(Buffer.from(hash, 'hex'), this.devHash)) return { ok: true, account: this.devAccount };
     const record = this.opts.store.accounts.byHash(hash);
-    if (!record) return { ok: false, code: 'INVALID_KEY' };
+    return record ? this.fromRecord(record) : { ok: false, code: 'INVALID_KEY' };
+  }
+
+  private fromRecord(record: KeyRecord): AuthResult {
     if (record.revokedMs !== null) return { ok: false, code: 'REVOKED_KEY' };
     const plan = this.plans.get(record.plan);
-    if (!plan) return { ok: false, code: 'INVALID_KEY' };
+    if (!plan) return { ok: false, code: 'PLAN_MISSING', message: planMissingMessage(record.plan) };
     return { ok: true, account: toAccount(record, plan) };
   }
 
@@ -121,6 +155,11 @@ export class Authenticator {
     const binding = minute !== null && (!minute.allowed || (quota.allowed && minute.remaining < quota.remaining)) ? minute : quota;
     return { ...binding, allowed, remaining: Math.max(0, binding.remaining) };
   }
+}
+
+/** A valid key the server cannot serve: the operator's plans table lacks its plan (403, not 401: the key itself is right). */
+export function planMissingMessage(plan: string): string {
+  return `this API key's plan ${JSON.stringify(plan)} is not offered by this server (its plans table has no such plan): ask the operator`;
 }
 
 function toAccount(record: KeyRecord, plan: Plan): Account {

@@ -142,6 +142,11 @@ export async function runKeys(argv: string[], env: Record<string, string | undef
         const current = store.accounts.get(needId());
         if (!current) throw new UsageError(`no key ${JSON.stringify(id)}`);
         const plan = planNamed(values.plan ?? current.plan);
+        // A new plan never silently carries add-ons it does not offer: the operator says what to keep.
+        const orphans = values.addons === undefined ? current.addons.filter((a) => !plan.addons.includes(a)) : [];
+        if (orphans.length > 0) {
+          throw new UsageError(`--plan: the ${plan.name} plan does not offer the add-on${orphans.length > 1 ? 's' : ''} ${orphans.join(', ')} this key has; add --addons with the ones to keep (the ${plan.name} plan offers: ${plan.addons.join(', ') || 'none'}; --addons '' keeps none)`);
+        }
         const patch = {
           ...(values.plan !== undefined && { plan: plan.name }),
           ...(values.markets !== undefined && { markets: parseMarkets(values.markets) }),

@@ -86,7 +86,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
   const hub = new StreamHub(clock);
-  const stream = createStream({ store, clock, hub, authenticate: (key) => auth.authenticate(key) });
+  // Keys whose plan this server's table lacks answer 403 naming the plan; say so now, not at the first call.
+  for (const { id, plan } of auth.keysWithoutPlan()) log(`warning: key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
+  const stream = createStream({ store, clock, hub, auth, log, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
   pipeline.subscribe(hub);
   composites.subscribe(hub.composites);
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each

@@ -30,6 +30,8 @@ export const ERRORS = {
   MISSING_KEY: { status: 401, message: 'missing API key: send it in the x-api-key header or the apiKey query parameter' },
   INVALID_KEY: { status: 401, message: 'invalid API key' },
   REVOKED_KEY: { status: 401, message: 'API key revoked' },
+  // A valid key whose plan the server's plans table lacks: the key is right, the server cannot serve it.
+  PLAN_MISSING: { status: 403, message: "this API key's plan is not offered by this server: ask the operator" },
   FORBIDDEN: { status: 403, message: 'not enabled for this account' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded' },
   BAD_REQUEST: { status: 400, message: 'bad request' },

@@ -44,10 +44,17 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
   { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: [] },
 ];
 
+/** For an error inside `classes` or `addons`, the values allowed there. */
+function allowedAt(path: string): string {
+  if (/\/classes\/\d+$/.test(path)) return ` (allowed classes: ${PLAN_CLASSES.join(', ')})`;
+  if (/\/addons\/\d+$/.test(path)) return ` (allowed add-ons: ${ADDONS.join(', ')})`;
+  return '';
+}
+
 /** Validates a plans file's parsed JSON; returns the plans or a list of readable problems. */
 export function parsePlans(json: unknown): { plans: Plan[] } | { errors: string[] } {
   if (!Value.Check(PlansFileSchema, json)) {
-    return { errors: [...Value.Errors(PlansFileSchema, json)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`) };
+    return { errors: [...Value.Errors(PlansFileSchema, json)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}${allowedAt(e.path)}`) };
   }
   const plans = (json as { plans: Plan[] }).plans;
   const names = new Set<string>();

@@ -15,6 +15,7 @@ export function hashSecret(secret: string): string {
 
 export class AccountStore {
   private byHashMap = new Map<string, KeyRecord>();
+  private byIdMap = new Map<string, KeyRecord>();
   private version = -1;
   private readonly usage = new Map<string, number>();
 
@@ -31,17 +32,25 @@ export class AccountStore {
     const version = (this.dbs.meta.get('keysVersion') as number | undefined) ?? 0;
     if (version === this.version) return false;
     const next = new Map<string, KeyRecord>();
+    const ids = new Map<string, KeyRecord>();
     for (const { value } of this.dbs.keys.getRange()) {
       const record = value as KeyRecord;
       next.set(record.hash, record);
+      ids.set(record.id, record);
     }
     this.byHashMap = next;
+    this.byIdMap = ids;
     this.version = version;
     return true;
   }
 
   byHash(hash: string): KeyRecord | undefined {
     return this.byHashMap.get(hash);
+  }
+
+  /** A key by id as of the last refresh (no read of the database). */
+  byId(id: string): KeyRecord | undefined {
+    return this.byIdMap.get(id);
   }
 
   list(): KeyRecord[] {

@@ -114,7 +114,7 @@ export class Store {
     return seq;
   }
 
-  /** Ticks after `afterSeq` still held by the ring, oldest first. */
+  /** Ticks after `afterSeq` still held by the ring, oldest first: the newest `max` of them. */
   ticksSince(symId: number, kind: TickKind, afterSeq: number, max: number): number[][] {
     const state = this.latestStore.get(symId);
     const last = state ? (kind === 'quote' ? state.quoteSeq : state.tradeSeq) : 0;

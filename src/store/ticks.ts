@@ -101,10 +101,13 @@ export class TickRing implements Flusher {
     return ring === undefined || ring.count === 0 ? null : ring.data.subarray(0, ring.count * ring.fields);
   }
 
-  /** Ticks with seq > afterSeq still in the ring, oldest first, at most `max`, as field arrays. */
+  /**
+   * Ticks with seq > afterSeq still in the ring, oldest first, as field arrays: the newest `max`
+   * of them, so a capped replay ends where the live stream goes on (one gap, at its start).
+   */
   readSince(symId: number, kind: TickKind, afterSeq: number, lastSeq: number, max: number): number[][] {
     const fields = FIELDS[KIND_INDEX[kind]]!;
-    const first = Math.max(afterSeq + 1, lastSeq - this.capacity + 1, 1);
+    const first = Math.max(afterSeq + 1, lastSeq - this.capacity + 1, lastSeq - max + 1, 1);
     const out: number[][] = [];
     for (let seq = first; seq <= lastSeq && out.length < max; ) {
       const blockSeq = Math.floor((seq - 1) / BLOCK_TICKS);

@@ -1,19 +1,23 @@
-// WebSocket connections: the upgrade (key, format, per-key connection limit), the ready frame,
-// subscribe/unsubscribe with acknowledgements and error frames, replay from the ticks ring, flood
-// and slow-consumer protection, heartbeats.
+// WebSocket connections: the upgrade (key, keyless limit per address, format, per-key connection
+// limit), the ready frame, subscribe/unsubscribe with acknowledgements and error frames, replay
+// from the ticks ring, key changes applied to open connections, flood and slow-consumer
+// protection, heartbeats.
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
-import type { AuthResult } from '../auth/authenticator.ts';
-import { classAccessDenied, marketDenied, type Account } from '../domain/account.ts';
-import { COMPOSITE_CLASSES } from '../domain/asset-classes.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { classAccessDenied, type Account } from '../domain/account.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
-import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Store } from '../store/index.ts';
 import { VERSION } from '../version.ts';
+import { channelsFor, pairDenied, type Pair } from './access.ts';
+export { CLOSE_KEY_INVALID } from './key-changes.ts';
 import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
-import { packObject, quoteJson, tradeJson } from './messages.ts';
+import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
+import { replayPair, sinceFor, type ReplayReport } from './replay.ts';
+import { refusal } from './refusal.ts';
+import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 
 export interface StreamLimits {
   maxSubscriptions: number;
@@ -38,11 +42,14 @@ export const DEFAULT_LIMITS: StreamLimits = {
 
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_FLOOD = 4029;
-
-interface Pair {
-  channel: Channel;
-  entry: SymbolEntry | null; // null: the whole channel ('*')
-}
+/** How often buffered bytes are checked. */
+const SLOW_CONSUMER_CHECK_MS = 50;
+/**
+ * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
+ * far enough above the bound that the check closes the connection with 4008 first, even with a
+ * small bound and a fast feed (the close frame itself must still fit under the cap).
+ */
+export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes + Math.max(3 * slowConsumerBytes, 4 << 20);
 
 export interface ConnData {
   id: string;
@@ -58,8 +65,10 @@ export interface StreamDeps {
   store: Store;
   clock: Clock;
   hub: StreamHub;
-  authenticate(key: string): AuthResult;
+  auth: Authenticator;
   limits?: Partial<StreamLimits>;
+  /** Connection events worth an operator's eye (closed as slow consumer, key revoked); never a secret. */
+  log?: (line: string) => void;
 }
 
 export function createStream(deps: StreamDeps) {
@@ -68,39 +77,45 @@ export function createStream(deps: StreamDeps) {
   const perKey = new Map<string, number>();
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
+  const log = deps.log ?? (() => {});
 
   const send = (ws: ServerWebSocket<ConnData>, frame: Record<string, unknown>) => {
     ws.send(ws.data.format === 'json' ? JSON.stringify(frame) : packObject(frame));
   };
   const fail = (ws: ServerWebSocket<ConnData>, code: ErrorCode, message: string, id: string | number | null) => send(ws, errorFrame(code, message, id));
 
-  function refuse(status: number, message: string): Response {
-    return new Response(JSON.stringify({ status, error: message, request_id: `ws-${++counter}` }), { status, headers: { 'content-type': 'application/json' } });
-  }
-
-  /** Upgrades `GET /?apiKey=KEY[&format=msgpack]`; answers a JSON error when it cannot. */
+  /**
+   * Upgrades `GET /?apiKey=KEY[&format=msgpack]` (or the key in `x-api-key`, which wins, as on
+   * REST); answers a JSON error when it cannot. Without a valid key, the client address is limited
+   * by the server's one keyless limiter, shared with REST.
+   */
   function upgrade(req: Request, server: Server<ConnData>): Response | undefined {
     const url = new URL(req.url);
-    const key = url.searchParams.get('apiKey') ?? req.headers.get('x-api-key');
-    if (!key) return refuse(401, 'missing API key: connect to /?apiKey=<API_KEY>');
-    const auth = deps.authenticate(key);
-    if (!auth.ok) return refuse(401, auth.code === 'REVOKED_KEY' ? 'API key revoked' : 'invalid API key');
+    const key = req.headers.get('x-api-key') ?? url.searchParams.get('apiKey');
+    const auth = key ? deps.auth.authenticate(key) : null;
+    if (auth === null || !auth.ok) {
+      const limiter = deps.auth.anonymous;
+      const state = limiter.take(server.requestIP(req)?.address ?? 'unknown');
+      const rate = { limit: limiter.limit, remaining: state.remaining, resetMs: state.resetMs };
+      if (!state.allowed) return refusal(429, 'rate limit exceeded', rate, deps.clock.nowMs());
+      if (auth === null) return refusal(401, 'missing API key: connect to /?apiKey=<API_KEY> or send the x-api-key header', rate);
+      const status = auth.code === 'PLAN_MISSING' ? 403 : 401;
+      return refusal(status, auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : 'invalid API key'), rate);
+    }
     const account = auth.account;
     const formatRaw = url.searchParams.get('format') ?? 'json';
-    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
+    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
     const maxConnections = connectionLimit(account);
-    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`);
+    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`);
     const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format: formatRaw, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs() };
     if (server.upgrade(req, { data })) return undefined;
-    return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
+    return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
 
   const connectionLimit = (account: Account) => Math.min(limits.maxConnectionsPerKey, account.plan.stream_connections);
   const subscriptionLimit = (account: Account) => Math.min(limits.maxSubscriptions, account.plan.stream_subscriptions);
 
-  function active(ws: ServerWebSocket<ConnData>) {
-    return [...ws.data.subs.values()].map((p) => ({ channel: p.channel.name, symbol: p.entry ? p.entry.symbol : '*' }));
-  }
+  const active = activeSubscriptions;
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
   function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
@@ -108,6 +123,7 @@ export function createStream(deps: StreamDeps) {
     for (const name of req.channels) {
       const channel = parseChannel(name);
       if (!channel) return { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(name.slice(0, 40))}: channels are ${CHANNELS.join(', ')}` };
+      // The class first, as on REST: a class outside the plan is named before any symbol problem.
       const denied = req.action === 'subscribe' ? classAccessDenied(account, channel.assetClass) : null;
       if (denied) return { code: 'forbidden', message: denied };
       channels.push(channel);
@@ -116,9 +132,8 @@ export function createStream(deps: StreamDeps) {
     for (const channel of channels) {
       for (const raw of req.symbols) {
         if (raw.trim() === '*') {
-          if (req.action === 'subscribe' && channel.assetClass === 'stocks' && account.markets !== 'all') {
-            return { code: 'forbidden', message: 'a whole stocks channel needs every market enabled: subscribe to symbols of your markets' };
-          }
+          const denied = req.action === 'subscribe' ? pairDenied(account, channel, null) : null;
+          if (denied) return { code: 'forbidden', message: denied };
           pairs.push({ channel, entry: null });
           continue;
         }
@@ -130,34 +145,12 @@ export function createStream(deps: StreamDeps) {
         }
         const entry = deps.store.registry.resolve(channel.assetClass, symbol);
         if (!entry) return { code: 'unknown_symbol', message: `unknown symbol ${JSON.stringify(symbol)} for ${channel.name} (send one frame per asset class)` };
-        const denied = req.action === 'subscribe' && entry.assetClass === 'stocks' ? marketDenied(account, entry.market ?? '') : null;
+        const denied = req.action === 'subscribe' ? pairDenied(account, channel, entry) : null;
         if (denied) return { code: 'forbidden', message: denied };
         pairs.push({ channel, entry });
       }
     }
     return { pairs };
-  }
-
-  function replay(ws: ServerWebSocket<ConnData>, pair: Pair, since: SubscribeRequest['since'], rawSymbols: string[]): number {
-    const entry = pair.entry;
-    // Composite frames carry a source count the ticks ring does not keep: those channels start live.
-    if (since === null || !entry || COMPOSITE_CLASSES.has(entry.assetClass)) return 0;
-    let after: number | undefined;
-    if (typeof since === 'number') after = since;
-    else after = since[entry.symbol] ?? rawSymbols.map((r) => since[r]).find((v) => v !== undefined);
-    if (after === undefined) return 0;
-    const kind = pair.channel.kind === 'quotes' ? 'quote' : 'trade';
-    const ticks = deps.store.ticksSince(entry.id, kind, after, limits.maxReplay);
-    const { name } = pair.channel;
-    for (const t of ticks) {
-      const nul = (v: number) => (Number.isNaN(v) ? null : v);
-      const text =
-        kind === 'quote'
-          ? quoteJson(name, entry.assetClass, entry.symbol, t[5]!, t[1]!, t[2]!, nul(t[3]!), nul(t[4]!), t[0]!)
-          : tradeJson(name, entry.assetClass, entry.symbol, t[3]!, t[1]!, nul(t[2]!), t[0]!);
-      ws.send(ws.data.format === 'json' ? text : packObject(JSON.parse(text)));
-    }
-    return ticks.length;
   }
 
   function onRequest(ws: ServerWebSocket<ConnData>, req: SubscribeRequest): void {
@@ -179,6 +172,8 @@ export function createStream(deps: StreamDeps) {
       return fail(ws, 'too_many_subscriptions', `too many subscriptions: at most ${maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
     }
     let replayed = 0;
+    const replay: ReplayReport[] = [];
+    const sendText = (text: string) => ws.send(fmt === 'json' ? text : packObject(JSON.parse(text)));
     for (const [key, pair] of unique) {
       if (!pair.entry) {
         // A whole channel replaces its single-symbol subscriptions (no duplicate deliveries).
@@ -189,19 +184,28 @@ export function createStream(deps: StreamDeps) {
           }
         }
       }
-      replayed += replay(ws, pair, req.since, req.symbols);
+      // Replayed and subscribed in one turn of the event loop: no live tick can fall between them.
+      const after = req.since !== null && pair.entry ? sinceFor(req.since, pair, req.symbols) : undefined;
+      if (after !== undefined) {
+        const report = replayPair(deps.store, pair, after, limits.maxReplay, sendText);
+        replayed += report.replayed;
+        replay.push(report);
+      }
       subs.set(key, pair);
       ws.subscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
     }
-    send(ws, { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, subscriptions: active(ws) });
+    send(ws, { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, ...(req.since !== null && { replay }), subscriptions: active(ws) });
   }
 
   const websocket: WebSocketHandler<ConnData> = {
     idleTimeout: 60,
     sendPings: true,
     maxPayloadLength: 64 * 1024,
-    backpressureLimit: 4 * limits.slowConsumerBytes,
-    closeOnBackpressureLimit: true,
+    // The check every SLOW_CONSUMER_CHECK_MS closes a slow consumer with 4008 before this cap.
+    // Not closeOnBackpressureLimit: Bun then ends the connection without a close frame, and the
+    // client could not tell why.
+    backpressureLimit: hardBufferLimit(limits.slowConsumerBytes),
+    closeOnBackpressureLimit: false,
     open(ws) {
       open.add(ws);
       perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
@@ -212,7 +216,7 @@ export function createStream(deps: StreamDeps) {
         server_time: deps.clock.nowMs(),
         version: VERSION,
         format: ws.data.format,
-        channels: CHANNELS,
+        channels: channelsFor(ws.data.account),
         limits: {
           max_subscriptions: subscriptionLimit(ws.data.account),
           max_connections: connectionLimit(ws.data.account),
@@ -249,11 +253,21 @@ export function createStream(deps: StreamDeps) {
 
   function sweepSlowConsumers(): void {
     for (const ws of open) {
-      if (ws.getBufferedAmount() > limits.slowConsumerBytes) {
+      const buffered = ws.getBufferedAmount();
+      if (buffered > limits.slowConsumerBytes) {
+        log(`stream: closed ${ws.data.id} (key ${ws.data.account.id}) as a slow consumer: ${buffered} bytes unsent`);
         ws.close(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`);
       }
     }
   }
+
+  /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
+  function heartbeat(): void {
+    deps.hub.heartbeat();
+    for (const ws of open) ws.ping();
+  }
+
+  deps.auth.onKeysChanged(() => applyKeyChanges(open, deps.auth, { send, active, log }));
 
   return {
     upgrade,
@@ -269,7 +283,7 @@ export function createStream(deps: StreamDeps) {
       return n;
     },
     start() {
-      timers = [setInterval(() => deps.hub.heartbeat(), limits.heartbeatMs), setInterval(sweepSlowConsumers, 250)];
+      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(sweepSlowConsumers, SLOW_CONSUMER_CHECK_MS)];
     },
     stop() {
       for (const t of timers) clearInterval(t);

@@ -27,10 +27,36 @@ export interface SubscribeRequest {
   action: 'subscribe' | 'unsubscribe';
   channels: string[];
   symbols: string[];
-  /** Replay from the ticks ring: ticks with a sequence number above this (per symbol, or one for all). */
-  since: number | Record<string, number> | null;
+  /** Replay from the ticks ring: ticks with a sequence number above this. */
+  since: Since | null;
   /** Echoed in the acknowledgement, so clients can match answers to requests. */
   id: string | number | null;
+}
+
+/**
+ * The client's last seqs: one for every pair of the frame; per symbol (the older form: the same
+ * number for the symbol's quotes and trades, whose seqs are separate counters); or per channel
+ * and symbol (`{"crypto.quotes":{"BTCUSD":1064},"crypto.trades":{"BTCUSD":278}}`), which resumes
+ * quotes and trades exactly in one frame.
+ */
+export type Since = { kind: 'all'; seq: number } | { kind: 'symbol'; seqs: Record<string, number> } | { kind: 'channel'; seqs: Record<string, Record<string, number>> };
+
+const isSeq = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const SINCE_HELP = '"since" must be a sequence number, an object of symbol → sequence number, or an object of channel → {symbol → sequence number}';
+
+/** Parses `since`, or says what is wrong with it. */
+function parseSince(raw: unknown): Since | string {
+  if (isSeq(raw)) return { kind: 'all', seq: raw };
+  if (!isPlainObject(raw)) return SINCE_HELP;
+  const values = Object.values(raw);
+  if (values.length > MAX_LIST) return `${SINCE_HELP} (at most ${MAX_LIST} entries)`;
+  if (values.every(isSeq)) return { kind: 'symbol', seqs: raw as Record<string, number> };
+  for (const [channel, table] of Object.entries(raw)) {
+    if (!parseChannel(channel)) return `${SINCE_HELP}: ${JSON.stringify(channel.slice(0, 40))} is not a channel`;
+    if (!isPlainObject(table) || Object.keys(table).length > MAX_LIST || !Object.values(table).every(isSeq)) return `${SINCE_HELP}: the value for ${channel} must be an object of symbol → sequence number`;
+  }
+  return { kind: 'channel', seqs: raw as Record<string, Record<string, number>> };
 }
 
 export type ParseResult = { ok: true; request: SubscribeRequest } | { ok: false; code: ErrorCode; message: string; id: string | number | null };
@@ -63,13 +89,11 @@ export function parseClientFrame(text: string): ParseResult {
   if (!isStringList(f.symbols) || f.symbols.length === 0) {
     return { ok: false, code: 'bad_frame', message: `"symbols" must be a non-empty array of symbols, or ["*"] for every symbol (at most ${MAX_LIST})`, id };
   }
-  let since: SubscribeRequest['since'] = null;
+  let since: Since | null = null;
   if (f.since !== undefined && f.since !== null) {
-    const ok =
-      (typeof f.since === 'number' && Number.isInteger(f.since) && f.since >= 0) ||
-      (typeof f.since === 'object' && !Array.isArray(f.since) && Object.values(f.since as object).every((v) => Number.isInteger(v) && (v as number) >= 0));
-    if (!ok) return { ok: false, code: 'bad_frame', message: '"since" must be a sequence number, or an object of symbol → sequence number', id };
-    since = f.since as SubscribeRequest['since'];
+    const parsed = parseSince(f.since);
+    if (typeof parsed === 'string') return { ok: false, code: 'bad_frame', message: parsed, id };
+    since = parsed;
   }
   return { ok: true, request: { action: f.action, channels: f.channels, symbols: f.symbols, since, id } };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
@@ -111,6 +111,37 @@ describe('entitlements', () => {
     expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not enabled for this account' });
     c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['US:AAPL'] });
     expect((await c.next((m) => m.type === 'subscribed')).subscriptions).toEqual([{ channel: 'stocks.quotes', symbol: 'US:AAPL' }]);
+  });
+});
+
+describe('legacy symbol list', () => {
+  const assets = async (key: string) => new Set(((await (await server.get('/symbols', { key })).json()) as { symbols: { asset: string }[] }).symbols.map((s) => s.asset));
+
+  test("GET /symbols lists only the classes of the key's plan, never stocks", async () => {
+    const { key } = await createKey(dataDir, '--plan', 'free');
+    await until(async () => (await server.get('/symbols', { key })).status === 200, 'the key');
+    expect(await assets(key)).toEqual(new Set(['crypto', 'forex']));
+    expect(await assets(server.key)).toEqual(new Set(['commodities', 'crypto', 'etfs', 'forex', 'indices']));
+  });
+});
+
+describe('rate-limit headers', () => {
+  test('X-RateLimit-Reset is the end of the window that binds, in Unix seconds, on success and on errors', async () => {
+    const { key } = await createKey(dataDir, '--plan', 'free');
+    await until(async () => (await server.get('/crypto/symbols', { key })).status === 200, 'the key');
+    const ok = await server.get('/crypto/quote/BTCUSD', { key });
+    const err = await server.get('/crypto/quote/NOPEUSD', { key });
+    expect(err.status).toBe(404);
+    const resets = [ok, err].map((r) => r.headers.get('x-ratelimit-reset'));
+    expect(resets[0]).toMatch(/^\d+$/);
+    expect(resets[1]).toBe(resets[0]);
+    // The free plan's 30-day window, counted from the key's creation, ends after the server's now.
+    const serverNowS = Date.parse(WEDNESDAY_US_OPEN) / 1000;
+    expect(Number(resets[0])).toBeGreaterThan(serverNowS);
+    expect(Number(resets[0])).toBeLessThanOrEqual(serverNowS + 30 * 86_400 + 3600);
+    // The development key's binding window is the minute.
+    const dev = Number((await server.get('/crypto/quote/BTCUSD')).headers.get('x-ratelimit-reset'));
+    expect(dev % 60).toBe(0);
   });
 });
 

@@ -23,7 +23,7 @@ async function streamServer(limits: Partial<StreamLimits>) {
   const clock = new ManualClock(Date.parse('2026-03-04T15:30:00Z'));
   const hub = new StreamHub(clock);
   const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: KEY, devPerMinute: 1000 });
-  const stream = createStream({ store, clock, hub, authenticate: (k) => auth.authenticate(k), limits });
+  const stream = createStream({ store, clock, hub, auth, limits });
   const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
@@ -32,6 +32,8 @@ async function streamServer(limits: Partial<StreamLimits>) {
     url: `ws://127.0.0.1:${server.port}/?apiKey=${KEY}`,
     port: server.port!,
     stream,
+    store,
+    btc: store.registry.bySymbolName('BTCUSD')!,
     /** Publishes `n` BTCUSD quotes through the hub, as the pipeline would. */
     publish(n: number) {
       for (let i = 0; i < n; i++) hub.onQuote(btc, i + 1, { tsMs: 1_772_638_200_000 + i, bid: 95000 + i, ask: 95001 + i, bidSize: 1, askSize: 1 });
@@ -97,6 +99,18 @@ describe('stream limits', () => {
     expect(err.code).toBe('too_many_subscriptions');
     c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD', 'ETHUSD'] });
     expect((await c.next((m) => m.type === 'subscribed')).subscriptions.length).toBe(2);
+  });
+
+  test('more ticks missed than the replay cap: the newest are replayed and the ack reports the gap before them', async () => {
+    await using s = await streamServer({ maxReplay: 10 });
+    for (let i = 1; i <= 50; i++) s.store.appendQuote(s.btc.id, 1_772_638_200_000 + i, 95000 + i, 95001 + i, 1, 1);
+    await using c = await connect(s.url);
+    c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'], since: 5 });
+    const seqs: number[] = [];
+    for (let i = 0; i < 10; i++) seqs.push((await c.next((m) => m.type === 'quote')).seq);
+    expect(seqs).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
+    const ack = await c.next((m) => m.type === 'subscribed');
+    expect(ack.replay).toEqual([{ channel: 'crypto.quotes', symbol: 'BTCUSD', since: 5, replayed: 10, first_seq: 41, gap: true }]);
   });
 
   test('connections beyond the per-key limit are refused with 429', async () => {

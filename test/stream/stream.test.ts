@@ -3,11 +3,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
+import { OPCODE, rawConnect } from '../support/raw-ws.ts';
+
+const HEARTBEAT_MS = 300;
 
 let server: TestServer;
 let wsBase: string;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ args: ['--heartbeat-ms', String(HEARTBEAT_MS)] });
   wsBase = server.base.replace('http', 'ws');
 });
 afterAll(() => server.stop());
@@ -23,6 +26,21 @@ describe('connection', () => {
     expect(ready.server_time).toBeGreaterThanOrEqual(Date.parse('2026-03-04T15:30:00Z'));
     expect(Object.keys(ready.limits).sort()).toEqual(['heartbeat_ms', 'max_connections', 'max_frames_per_10s', 'max_replay', 'max_subscriptions', 'slow_consumer_bytes']);
     expect(ready.channels).toContain('etfs.quotes');
+  });
+
+  test('a JSON heartbeat frame arrives at the heartbeat interval the ready frame states', async () => {
+    await using c = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
+    expect((await c.next(isType('ready'))).limits.heartbeat_ms).toBe(HEARTBEAT_MS);
+    const a = await c.next(isType('heartbeat'));
+    const b = await c.next(isType('heartbeat'));
+    expect(Object.keys(a)).toEqual(['type', 'ts']);
+    expect(b.ts).toBeGreaterThan(a.ts);
+  });
+
+  test('the server pings each connection with every heartbeat', async () => {
+    await using raw = await rawConnect(server.port, `/?apiKey=${TEST_KEY}`);
+    await raw.next((f) => f.opcode === OPCODE.ping);
+    await raw.next((f) => f.opcode === OPCODE.ping);
   });
 
   test.each([
@@ -56,14 +74,19 @@ describe('subscriptions', () => {
     expect(q.bid).toBeLessThan(q.ask);
   });
 
-  test('trades carry type, channel, asset, symbol, price, size, ts, timestamp, seq', async () => {
+  test.each([
+    ['crypto.trades', 'crypto'],
+    ['stocks.trades', 'stocks'],
+    ['commodities.trades', 'commodities'],
+  ])('%s (a channel with a tape): trades carry type, channel, asset, symbol, price, size, ts, timestamp, seq', async (channel, asset) => {
     await using c = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
-    c.send({ action: 'subscribe', channels: ['crypto.trades'], symbols: ['*'] });
+    c.send({ action: 'subscribe', channels: [channel], symbols: ['*'] });
     await c.next(isType('subscribed'));
     const t = await c.next(isType('trade'));
     expect(Object.keys(t)).toEqual(['type', 'channel', 'asset', 'symbol', 'price', 'size', 'ts', 'timestamp', 'seq']);
-    expect(t).toMatchObject({ type: 'trade', channel: 'crypto.trades', asset: 'crypto' });
+    expect(t).toMatchObject({ type: 'trade', channel, asset });
     expect(t.price).toBeGreaterThan(0);
+    expect(t.ts).toBe(t.timestamp);
   });
 
   test('forex ts is strictly increasing per symbol', async () => {
@@ -111,6 +134,49 @@ describe('subscriptions', () => {
     expect(ack.replayed).toBeGreaterThanOrEqual(3);
     expect(seqs[0]).toBe(since + 1);
     seqs.forEach((s, i) => i > 0 && expect(s).toBe(seqs[i - 1]! + 1));
+  });
+
+  test('resume: since per channel resumes quotes and trades exactly, though their seqs are separate counters', async () => {
+    const last: Record<string, number> = {};
+    {
+      await using first = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
+      first.send({ action: 'subscribe', channels: ['crypto.quotes', 'crypto.trades'], symbols: ['BTCUSD'] });
+      await first.next(isType('subscribed'));
+      last.quote = (await first.next(isType('quote'))).seq;
+      last.trade = (await first.next(isType('trade'))).seq;
+    }
+    // Ticks of both kinds pass while disconnected.
+    {
+      await using watcher = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
+      watcher.send({ action: 'subscribe', channels: ['crypto.quotes', 'crypto.trades'], symbols: ['BTCUSD'] });
+      await watcher.next((m) => m.type === 'trade' && m.seq > last.trade! + 1);
+      await watcher.next((m) => m.type === 'quote' && m.seq > last.quote! + 1);
+    }
+    await using c = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
+    c.send({ action: 'subscribe', channels: ['crypto.quotes', 'crypto.trades'], symbols: ['BTCUSD'], since: { 'crypto.quotes': { BTCUSD: last.quote }, 'crypto.trades': { BTCUSD: last.trade } } });
+    const ack = await c.next(isType('subscribed'));
+    expect(ack.replay).toEqual([
+      { channel: 'crypto.quotes', symbol: 'BTCUSD', since: last.quote, replayed: expect.any(Number), first_seq: last.quote! + 1, gap: false },
+      { channel: 'crypto.trades', symbol: 'BTCUSD', since: last.trade, replayed: expect.any(Number), first_seq: last.trade! + 1, gap: false },
+    ]);
+    expect(ack.replay.every((r: { replayed: number }) => r.replayed >= 1)).toBe(true);
+    expect((await c.next(isType('quote'))).seq).toBe(last.quote! + 1);
+    expect((await c.next(isType('trade'))).seq).toBe(last.trade! + 1);
+  });
+
+  test('msgpack frames decode to exactly the JSON messages', async () => {
+    await using j = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
+    await using m = await connect(`${wsBase}/?apiKey=${TEST_KEY}&format=msgpack`);
+    for (const c of [j, m]) c.send({ action: 'subscribe', channels: ['crypto.quotes', 'crypto.trades'], symbols: ['BTCUSD'] });
+    await j.next(isType('subscribed'));
+    await m.next(isType('subscribed'));
+    for (const type of ['quote', 'trade']) {
+      const { __binary, ...binary } = await m.next(isType(type));
+      expect(__binary).toBe(true);
+      const text = await j.next((x) => x.type === type && x.seq === binary.seq);
+      expect(binary).toEqual(text);
+      expect(Object.keys(binary)).toEqual(Object.keys(text));
+    }
   });
 
   test('msgpack format sends the same messages as binary frames', async () => {

@@ -7,11 +7,11 @@ import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
-import { FixedWindowLimiter } from './rate-limit.ts';
 
 export const MAX_URL_LENGTH = 2048;
 /** Requests per minute per client address for requests without a valid key. */
-export const ANONYMOUS_PER_MINUTE = 120;
+export { ANONYMOUS_PER_MINUTE } from '../../auth/authenticator.ts';
+import { ANONYMOUS_PER_MINUTE } from '../../auth/authenticator.ts';
 const OPEN_PATHS = new Set(['/health']);
 /**
  * Symbol lists open to any key (spec: perpetuals), whatever the key's plan. A set of whole paths:
@@ -90,7 +90,8 @@ export interface GateContext {
 export type PeerAddress = (request: Request) => string | undefined;
 
 export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress) {
-  const anonLimiter = new FixedWindowLimiter(ANONYMOUS_PER_MINUTE, 60_000, clock);
+  // The server's one limiter for keyless requests, shared with the stream's upgrade.
+  const anonLimiter = auth.anonymous;
 
   return function gate({ request, set }: GateContext): Response | undefined {
     const requestId = nextRequestId();
@@ -117,7 +118,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
       const state = anonLimiter.take(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
       if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock);
-      return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId);
+      return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId, result?.message);
     }
     const account = result.account;
     const charge = auth.charge(account);

@@ -2,7 +2,7 @@
 // change while the server runs. Unlisted lines (forex `.RAW`) never appear.
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import { ApiError, badRequest } from '../../domain/errors.ts';
-import { isMarketEnabled, marketDenied, type Account } from '../../domain/account.ts';
+import { classAccessDenied, isMarketEnabled, marketDenied, type Account } from '../../domain/account.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import type { Store } from '../../store/index.ts';
 
@@ -49,14 +49,19 @@ export function symbolListBody(store: Store, assetClass: AssetClass, account: Ac
   return cached(store, assetClass, () => JSON.stringify({ symbols: listed().map((e) => ({ symbol: e.symbol, name: e.name })) }));
 }
 
-/** Legacy `GET /symbols` (shape ours): crypto, forex, commodities, ETFs and indices, no stocks. */
-export function legacySymbolsBody(store: Store): string {
-  return cached(store, 'legacy', () => {
-    const classes: AssetClass[] = ['commodities', 'crypto', 'etfs', 'forex', 'indices'];
+/**
+ * Legacy `GET /symbols` (shape ours): crypto, forex, commodities, ETFs and indices, no stocks; only
+ * the classes the key's plan includes. One body per distinct set of classes.
+ */
+export function legacySymbolsBody(store: Store, account: Account): string {
+  const classes = LEGACY_CLASSES.filter((cls) => classAccessDenied(account, cls) === null);
+  return cached(store, `legacy|${classes.join(',')}`, () => {
     const symbols = classes.flatMap((cls) => store.registry.all(cls).filter((e) => e.listed).map((e) => ({ symbol: e.symbol, name: e.name, asset: cls })));
     return JSON.stringify({ symbols, count: symbols.length });
   });
 }
+
+const LEGACY_CLASSES: readonly AssetClass[] = ['commodities', 'crypto', 'etfs', 'forex', 'indices'];
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -1,5 +1,6 @@
-// Fixed-window request counters per bucket (a key or a client address).
-import type { Clock } from '../../clock.ts';
+// Fixed-window request counters per bucket (a client address): one per server, shared by REST and
+// the stream upgrade, so a client cannot double its guesses by switching between them.
+import type { Clock } from '../clock.ts';
 
 export interface TakeResult {
   allowed: boolean;
