@@ -5,13 +5,10 @@ import type { Account } from '../../domain/account.ts';
 import { classAccessDenied } from '../../domain/account.ts';
 import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
-import type { Authenticator, Charge } from '../../auth/authenticator.ts';
+import { ANONYMOUS_PER_MINUTE, type Authenticator, type Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 
 export const MAX_URL_LENGTH = 2048;
-/** Requests per minute per client address for requests without a valid key. */
-export { ANONYMOUS_PER_MINUTE } from '../../auth/authenticator.ts';
-import { ANONYMOUS_PER_MINUTE } from '../../auth/authenticator.ts';
 const OPEN_PATHS = new Set(['/health']);
 /**
  * Symbol lists open to any key (spec: perpetuals), whatever the key's plan. A set of whole paths:
