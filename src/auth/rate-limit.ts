@@ -19,17 +19,30 @@ export class FixedWindowLimiter {
     private readonly clock: Clock,
   ) {}
 
+  /** Where `bucket` stands in the current window, without counting a request. */
+  peek(bucket: string): TakeResult {
+    const start = this.currentWindow();
+    const used = this.counts.get(bucket) ?? 0;
+    return { allowed: used < this.limit, remaining: Math.max(0, this.limit - used), resetMs: start + this.windowMs };
+  }
+
   take(bucket: string): TakeResult {
+    const start = this.currentWindow();
+    const used = this.counts.get(bucket) ?? 0;
+    const resetMs = start + this.windowMs;
+    if (used >= this.limit) return { allowed: false, remaining: 0, resetMs };
+    this.counts.set(bucket, used + 1);
+    return { allowed: true, remaining: this.limit - used - 1, resetMs };
+  }
+
+  /** Start of the window the clock is in; a new window starts every bucket afresh. */
+  private currentWindow(): number {
     const now = this.clock.nowMs();
     const start = now - (now % this.windowMs);
     if (start !== this.windowStart) {
       this.windowStart = start;
       this.counts = new Map();
     }
-    const used = this.counts.get(bucket) ?? 0;
-    const resetMs = start + this.windowMs;
-    if (used >= this.limit) return { allowed: false, remaining: 0, resetMs };
-    this.counts.set(bucket, used + 1);
-    return { allowed: true, remaining: this.limit - used - 1, resetMs };
+    return start;
   }
 }

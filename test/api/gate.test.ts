@@ -42,6 +42,17 @@ describe('API key', () => {
 });
 
 describe('headers', () => {
+  test('/health counts against nothing; its headers say where the caller\'s keyless limit stands', async () => {
+    const first = await server.get('/health', { key: null });
+    const again = await server.get('/health', { key: null });
+    expect(again.headers.get('x-ratelimit-remaining')).toBe(first.headers.get('x-ratelimit-remaining'));
+    expect(first.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(first.headers.get('x-ratelimit-reset')).toMatch(/^\d{10}$/);
+    expect((await server.get('/crypto/quote/BTCUSD', { key: null })).status).toBe(401);
+    const after = await server.get('/health', { key: null });
+    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+  });
+
   test('success and error responses carry X-RateLimit-*, and Remaining counts down', async () => {
     const a = await server.get('/crypto/quote/BTCUSD');
     const b = await server.get('/crypto/quote/NOPE');

@@ -5,7 +5,7 @@ import type { Account } from '../../domain/account.ts';
 import { classAccessDenied } from '../../domain/account.ts';
 import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
-import { ANONYMOUS_PER_MINUTE, type Authenticator, type Charge } from '../../auth/authenticator.ts';
+import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 
 export const MAX_URL_LENGTH = 2048;
@@ -103,8 +103,9 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     const path = queryAt < 0 ? url.slice(pathStart) : url.slice(pathStart, queryAt);
 
     if (OPEN_PATHS.has(path)) {
-      headers['x-ratelimit-limit'] = String(ANONYMOUS_PER_MINUTE);
-      headers['x-ratelimit-remaining'] = String(ANONYMOUS_PER_MINUTE);
+      // Open paths count against nothing: the headers say where the caller's keyless limit stands.
+      const state = anonLimiter.peek(peerAddress(request) ?? 'unknown');
+      setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
       return undefined;
     }
     const key = presentedKey(request, url, queryAt);
