@@ -1,6 +1,7 @@
 // The data's path after the adapters: venue tick → the symbol's consolidator → store (latest,
 // ticks ring) → bars → publish to listeners (the WebSocket stream). Feeds call only this.
 import { CLASS_POLICY } from '../domain/asset-classes.ts';
+import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
@@ -24,6 +25,8 @@ interface Line {
   entry: SymbolEntry;
   consolidator: QuoteConsolidator;
   barsFromMid: boolean;
+  /** Bars from mids round them as the served fallback does (midScaleOf). */
+  midScale: number;
   hasVolume: boolean;
   raw: Line | null;
 }
@@ -110,7 +113,7 @@ export class Pipeline {
     if (!c) return;
     const symId = line.entry.id;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
-    if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, (c.bid + c.ask) / 2, null);
+    if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, roundedMid(c.bid, c.ask, line.midScale), null);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c);
   }
@@ -125,7 +128,7 @@ export class Pipeline {
     });
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);
-    const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', hasVolume: policy.hasVolume, raw: null };
+    const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;
