@@ -97,7 +97,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, composites, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  const app = createApp({ store, bars: pipeline.bars, composites, clock, auth, feed: config.feed, feedActivity: simulator ? pipeline : undefined, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {

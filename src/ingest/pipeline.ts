@@ -45,6 +45,11 @@ export class Pipeline {
   private readonly listeners: TickListener[] = [];
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
+  /**
+   * Time of the newest consolidated tick (health: is the feed alive); a plain field, set per tick.
+   * The newest, not the last: closing books of closed markets arrive with their old timestamps.
+   */
+  private newestTickMs = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -63,6 +68,11 @@ export class Pipeline {
         }
       }
     }
+  }
+
+  /** Time of the newest consolidated quote or trade, or null before the first. */
+  lastTickMs(): number | null {
+    return this.newestTickMs === -Infinity ? null : this.newestTickMs;
   }
 
   subscribe(listener: TickListener): () => void {
@@ -102,6 +112,7 @@ export class Pipeline {
     const line = this.lines[symId];
     if (line === undefined) return;
     const size = t.size;
+    if (t.tsMs > this.newestTickMs) this.newestTickMs = t.tsMs;
     const seq = this.store.appendTrade(symId, t.tsMs, t.price, size);
     if (!line.barsFromMid) this.bars.onPrice(symId, t.tsMs, t.price, line.hasVolume ? (size ?? 0) : null);
     const listeners = this.listeners;
@@ -112,6 +123,7 @@ export class Pipeline {
     const c = line.consolidator.onQuote(q);
     if (!c) return;
     const symId = line.entry.id;
+    if (c.tsMs > this.newestTickMs) this.newestTickMs = c.tsMs;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
     if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, roundedMid(c.bid, c.ask, line.midScale), null);
     const listeners = this.listeners;
