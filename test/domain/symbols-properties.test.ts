@@ -56,7 +56,7 @@ describe('normalizeSymbol properties', () => {
 
   test('input with a non-ASCII character is refused, even one that upper-cases to ASCII', () => {
     fc.assert(
-      fc.property(anyClass, fc.stringMatching(/^[a-z0-9]{0,8}$/), fc.constantFrom('ß', 'ſ', 'ı', 'é', 'Ｂ', '\u00a0x', '€'), fc.stringMatching(/^[a-z0-9]{0,8}$/), (cls, left, odd, right) => {
+      fc.property(anyClass, fc.stringMatching(/^[a-z0-9]{0,8}$/), fc.constantFrom('ß', 'ſ', 'ı', 'é', 'Ｂ', 'x\u00a0x', '€'), fc.stringMatching(/^[a-z0-9]{0,8}$/), (cls, left, odd, right) => {
         expect(outcome(cls, `${left}${odd}${right}`)).toEqual({ ok: false, status: 400 });
       }),
     );
