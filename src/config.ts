@@ -29,6 +29,8 @@ interface OptionSpec<K extends keyof ServeConfig> {
   env: string;
   arg: string;
   help: string;
+  /** What a value may be, for messages about a flag given without one. */
+  allowed: string;
   fallback: ServeConfig[K];
   parse: (raw: string, name: string) => ServeConfig[K];
 }
@@ -47,14 +49,15 @@ function instant(raw: string, name: string): number {
 }
 
 const OPTIONS = [
-  { key: 'port', flag: 'port', env: 'MDS_PORT', arg: 'N', help: 'TCP port for REST and WebSocket (0 picks a free port)', fallback: 8080, parse: integer(0, 65535) },
-  { key: 'host', flag: 'host', env: 'MDS_HOST', arg: 'ADDR', help: 'address to listen on', fallback: '0.0.0.0', parse: (raw: string) => raw },
-  { key: 'dataDir', flag: 'data-dir', env: 'MDS_DATA_DIR', arg: 'DIR', help: 'where the LMDB store lives (created if missing)', fallback: './data', parse: (raw: string) => raw },
+  { key: 'port', flag: 'port', env: 'MDS_PORT', arg: 'N', allowed: 'an integer from 0 to 65535', help: 'TCP port for REST and WebSocket (0 picks a free port)', fallback: 8080, parse: integer(0, 65535) },
+  { key: 'host', flag: 'host', env: 'MDS_HOST', arg: 'ADDR', allowed: 'a host name or IP address', help: 'address to listen on', fallback: '0.0.0.0', parse: (raw: string) => raw },
+  { key: 'dataDir', flag: 'data-dir', env: 'MDS_DATA_DIR', arg: 'DIR', allowed: 'a directory path', help: 'where the LMDB store lives (created if missing)', fallback: './data', parse: (raw: string) => raw },
   {
     key: 'feed',
     flag: 'feed',
     env: 'MDS_FEED',
     arg: 'NAME',
+    allowed: "'sim' or 'none'",
     help: "'sim' runs the built-in market simulator; 'none' serves only what is stored",
     fallback: 'sim',
     parse: (raw: string, name: string) => {
@@ -62,21 +65,22 @@ const OPTIONS = [
       return raw;
     },
   },
-  { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
-  { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
+  { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', allowed: `an integer from 0 to ${2 ** 31 - 1}`, help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
+  { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', allowed: '8 to 256 printable ASCII characters without spaces', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
       if (raw.length < 8 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 8 to 256 printable ASCII characters without spaces`);
       return raw;
     } },
-  { key: 'ringCapacity', flag: 'ring-capacity', env: 'MDS_RING_CAPACITY', arg: 'N', help: 'ticks kept per symbol and kind in the ring buffer', fallback: 8192, parse: integer(128, 10_000_000) },
-  { key: 'historyDays', flag: 'history-days', env: 'MDS_HISTORY_DAYS', arg: 'N', help: 'simulator: days of 1-minute history made on first start', fallback: 31, parse: integer(1, 31) },
-  { key: 'historyYears', flag: 'history-years', env: 'MDS_HISTORY_YEARS', arg: 'N', help: 'simulator: years of daily history made on first start', fallback: 5, parse: integer(0, 20) },
-  { key: 'clockStartMs', flag: 'clock-start', env: 'MDS_CLOCK_START', arg: 'TIME', help: 'run the service clock from this instant (ISO 8601 or Unix ms) instead of now', fallback: null, parse: instant },
-  { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'MDS_RATE_LIMIT', arg: 'N', help: 'requests per minute allowed for the development key', fallback: 1_000_000, parse: integer(1, 1_000_000_000) },
+  { key: 'ringCapacity', flag: 'ring-capacity', env: 'MDS_RING_CAPACITY', arg: 'N', allowed: 'an integer from 128 to 10000000', help: 'ticks kept per symbol and kind in the ring buffer', fallback: 8192, parse: integer(128, 10_000_000) },
+  { key: 'historyDays', flag: 'history-days', env: 'MDS_HISTORY_DAYS', arg: 'N', allowed: 'an integer from 1 to 31', help: 'simulator: days of 1-minute history made on first start', fallback: 31, parse: integer(1, 31) },
+  { key: 'historyYears', flag: 'history-years', env: 'MDS_HISTORY_YEARS', arg: 'N', allowed: 'an integer from 0 to 20', help: 'simulator: years of daily history made on first start', fallback: 5, parse: integer(0, 20) },
+  { key: 'clockStartMs', flag: 'clock-start', env: 'MDS_CLOCK_START', arg: 'TIME', allowed: 'an ISO 8601 instant (2026-03-02T15:00:00Z) or Unix ms', help: 'run the service clock from this instant (ISO 8601 or Unix ms) instead of now', fallback: null, parse: instant },
+  { key: 'rateLimitPerMinute', flag: 'rate-limit', env: 'MDS_RATE_LIMIT', arg: 'N', allowed: 'an integer from 1 to 1000000000', help: 'requests per minute allowed for the development key', fallback: 1_000_000, parse: integer(1, 1_000_000_000) },
   {
     key: 'simRate',
     flag: 'sim-rate',
     env: 'MDS_SIM_RATE',
     arg: 'X',
+    allowed: 'a number from 0.01 to 100',
     help: 'simulator: multiplies its tick rate (at 1: about 4 quote updates and 1 trade per instrument per second)',
     fallback: 1,
     parse: (raw: string, name: string) => {
@@ -85,26 +89,57 @@ const OPTIONS = [
       return x;
     },
   },
-  { key: 'heartbeatMs', flag: 'heartbeat-ms', env: 'MDS_HEARTBEAT_MS', arg: 'N', help: 'stream: interval of the heartbeat frame and the server ping, in ms', fallback: 15_000, parse: integer(100, 3_600_000) },
+  { key: 'heartbeatMs', flag: 'heartbeat-ms', env: 'MDS_HEARTBEAT_MS', arg: 'N', allowed: 'an integer from 100 to 3600000', help: 'stream: interval of the heartbeat frame and the server ping, in ms', fallback: 15_000, parse: integer(100, 3_600_000) },
   {
     key: 'slowConsumerBytes',
     flag: 'slow-consumer-bytes',
     env: 'MDS_SLOW_CONSUMER_BYTES',
     arg: 'N',
+    allowed: 'an integer from 16384 to 1073741824',
     help: 'stream: unsent bytes after which a connection is closed with 4008',
     fallback: 1_048_576,
     parse: integer(16_384, 1_073_741_824),
   },
-  { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
+  { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
+const HELP_COLUMN = 26;
+
+function helpRow(left: string, text: string, env: string): string {
+  return `${`  ${left}`.padEnd(HELP_COLUMN)}${text}\n${''.padEnd(HELP_COLUMN)}env ${env}`;
+}
+
 export function serveHelp(): string {
-  const rows = OPTIONS.map((o) => {
-    const left = `  --${o.flag} ${o.arg}`.padEnd(26);
-    const def = o.fallback === null ? '' : ` (default ${o.fallback})`;
-    return `${left}${o.help}${def}\n${''.padEnd(26)}env ${o.env}`;
-  });
-  return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n  --no-dev-key              accept only keys made with 'mds keys create'\n${''.padEnd(26)}env MDS_NO_DEV_KEY=1\n  -h, --help                this text\n`;
+  const rows = OPTIONS.map((o) => helpRow(`--${o.flag} ${o.arg}`, `${o.help}${o.fallback === null ? '' : ` (default ${o.fallback})`}`, o.env));
+  rows.push(helpRow('--no-dev-key', "accept only keys made with 'mds keys create'", 'MDS_NO_DEV_KEY=1'));
+  rows.push(`${'  -h, --help'.padEnd(HELP_COLUMN)}this text`);
+  return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n`;
+}
+
+/**
+ * parseArgs's own messages name no allowed values and, for a value that starts with a dash
+ * (`--history-days -1`), say only "ambiguous": say which flag, what it takes and how to write it.
+ */
+function usageOf(err: unknown, argv: string[]): UsageError {
+  const message = (err as Error).message;
+  const flagMatch = /'(--?[\w-]+)/.exec(message);
+  const flag = flagMatch?.[1]?.replace(/^--/, '');
+  const spec = OPTIONS.find((o) => o.flag === flag);
+  const hint = "Run 'mds serve --help' for the options.";
+  if (spec !== undefined) {
+    const at = argv.indexOf(`--${spec.flag}`);
+    const next = at >= 0 ? argv[at + 1] : undefined;
+    const isFlag = next === undefined || next.startsWith('--') || OPTIONS.some((o) => next === `--${o.flag}`);
+    if (isFlag) return new UsageError(`--${spec.flag} needs a value: ${spec.allowed}\n${hint}`);
+    // A value that starts with a dash: judge it as the value it was meant to be.
+    try {
+      spec.parse(next, `--${spec.flag}`);
+    } catch (parseErr) {
+      if (parseErr instanceof UsageError) return new UsageError(`${parseErr.message}\n${hint}`);
+    }
+    return new UsageError(`--${spec.flag}: a value that starts with '-' must be written --${spec.flag}=${next}\n${hint}`);
+  }
+  return new UsageError(`${message.split('\n')[0]}\n${hint}`);
 }
 
 /** Parses `mds serve` arguments over the environment; throws UsageError with a clear message. */
@@ -115,7 +150,7 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
   try {
     ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message.split('\n')[0]}\nRun 'mds serve --help' for the options.`);
+    throw usageOf(err, argv);
   }
   if (values.help) return 'help';
   const config: Record<string, unknown> = {};

@@ -6,6 +6,7 @@ import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
 import { ApiError } from '../domain/errors.ts';
 import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
+import { healthResponse } from './health.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
@@ -50,9 +51,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
       return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
-    .get('/health', () =>
-      jsonResponse(JSON.stringify({ status: 'ok', version: deps.version, feed: deps.feed, symbols: deps.store.registry.size, uptime_s: Math.round((deps.clock.nowMs() - startedMs) / 1000) })),
-    )
+    .get('/health', () => healthResponse(deps, startedMs))
     .get('/symbols', ({ request }) => jsonResponse(legacySymbolsBody(deps.store, accountOf(request))));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;

@@ -28,6 +28,12 @@ export interface Composites {
   lastTrade(symId: number): { tsMs: number; price: number; size: number | null; sourceCount: number } | null;
 }
 
+/** When the feed last delivered a tick, for the health check; the ingest side keeps it. */
+export interface FeedActivity {
+  /** Service-clock time of the newest consolidated tick, or null before the first. */
+  lastTickMs(): number | null;
+}
+
 export interface ApiDeps {
   store: Store;
   bars: BarsInProgress;
@@ -37,6 +43,8 @@ export interface ApiDeps {
   /** Keys, plans, quotas. */
   auth: Authenticator;
   feed: string;
+  /** Present when a live feed runs: /health is not ready once it falls silent. */
+  feedActivity?: FeedActivity;
   version: string;
 }
 

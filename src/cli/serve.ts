@@ -25,6 +25,7 @@ import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
 import { SimulatedCalendar } from '../ingest/simulator/economic-calendar.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
+import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
 
 export type Log = (line: string) => void;
@@ -39,12 +40,14 @@ export interface RunningServer {
 
 export async function serve(config: ServeConfig, log: Log = consoleLog): Promise<RunningServer> {
   const dataDir = resolve(config.dataDir);
+  // Everything an operator can get wrong is checked before the data dir is touched.
+  const plans = loadPlans(config.plansFile);
+  await checkListenHost(config.host);
   const unlock = lockDataDir(dataDir);
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
   seedRegistry(store, ALL_INSTRUMENTS);
 
-  const plans = loadPlans(config.plansFile);
   let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
   if (devKey === null && !config.noDevKey) {
     devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
@@ -96,8 +99,29 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, composites, clock, auth, feed: config.feed, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
-  app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
+  const app = createApp({ store, bars: pipeline.bars, composites, clock, auth, feed: config.feed, feedActivity: simulator ? pipeline : undefined, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      simulator?.stop();
+      perpetualVenues?.stop();
+      fundamentals?.stop();
+      bonds?.stop();
+      calendar?.stop();
+      pipeline.stop();
+      stream.stop();
+      auth.stop();
+      await server?.stop(true);
+      await store.close();
+      unlock();
+      log('stopped; everything written is on disk');
+    })());
+  try {
+    app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
+  } catch (err) {
+    await stop();
+    throw listenFailure(config.host, config.port, err);
+  }
   server = app.server as unknown as Server<ConnData>;
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
@@ -113,22 +137,6 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     log(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
   }
 
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      simulator?.stop();
-      perpetualVenues?.stop();
-      fundamentals?.stop();
-      bonds?.stop();
-      calendar?.stop();
-      pipeline.stop();
-      stream.stop();
-      auth.stop();
-      await server.stop(true);
-      await store.close();
-      unlock();
-      log('stopped; everything written is on disk');
-    })());
   return { port, stop };
 }
 

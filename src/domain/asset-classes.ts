@@ -25,7 +25,10 @@ export interface ClassPolicy {
   hasVolume: boolean;
   /** Last trade falls back to the quote mid when the tape is empty (spec: stocks, forex, ...). */
   tradeFallsBackToMid: boolean;
-  /** Snapshot `last_size`: 'always' (crypto), 'when-known' (stocks, forex, commodities), 'never' (ETFs). */
+  /**
+   * Snapshot `last_size`: 'always' (crypto; indices, which the spec's rule does not list for omission,
+   * so null when unknown), 'when-known' (stocks, forex, commodities), 'never' (ETFs).
+   */
   snapshotLastSize: 'always' | 'when-known' | 'never';
   /** Market calendar code that says when the class trades (stocks use their own market). */
   calendar: string;
@@ -44,7 +47,7 @@ export const CLASS_POLICY: Record<AssetClass, ClassPolicy> = {
   crypto: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: false, snapshotLastSize: 'always', calendar: 'CRYPTO', listOpenToAnyKey: false },
   forex: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'FOREX', listOpenToAnyKey: false },
   stocks: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'US', listOpenToAnyKey: false },
-  indices: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'INDICES', listOpenToAnyKey: false },
+  indices: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'always', calendar: 'INDICES', listOpenToAnyKey: false },
   etfs: { barSource: 'mid', hasVolume: false, tradeFallsBackToMid: true, snapshotLastSize: 'never', calendar: 'ETFS', listOpenToAnyKey: false },
   commodities: { barSource: 'trade', hasVolume: true, tradeFallsBackToMid: true, snapshotLastSize: 'when-known', calendar: 'COMMODITIES', listOpenToAnyKey: false },
   // Composites around the clock: bars from the composite mid, no volume (the sources' volumes are

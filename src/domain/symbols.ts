@@ -5,7 +5,8 @@ import type { AssetClass } from './asset-classes.ts';
 import { badRequest, type ErrorCode } from './errors.ts';
 
 export const MAX_SYMBOL_LENGTH = 32;
-const SAFE = /^[A-Z0-9.:_-]+$/;
+/** Checked before upper-casing: toUpperCase maps some non-ASCII letters to ASCII ('ß' → 'SS', 'ſ' → 'S'). */
+const SAFE = /^[A-Za-z0-9.:_-]+$/;
 
 interface SymbolRule {
   pattern: RegExp;
@@ -37,11 +38,12 @@ export function quoteInput(raw: string): string {
 
 /** Trims, uppercases and checks the format of a symbol for a class; throws a 400 otherwise. */
 export function normalizeSymbol(assetClass: AssetClass, raw: string): string {
-  const symbol = raw.trim().toUpperCase();
-  if (symbol.length === 0) throw badRequest(`missing symbol: expected ${RULES[assetClass].expected}`);
-  if (symbol.length > MAX_SYMBOL_LENGTH || !SAFE.test(symbol) || symbol.includes('..')) {
+  const trimmed = raw.trim();
+  if (trimmed.length === 0) throw badRequest(`missing symbol: expected ${RULES[assetClass].expected}`);
+  if (trimmed.length > MAX_SYMBOL_LENGTH || !SAFE.test(trimmed) || trimmed.includes('..')) {
     throw badRequest(`invalid symbol ${quoteInput(raw)}: symbols are at most ${MAX_SYMBOL_LENGTH} characters of A-Z, 0-9, '.', ':', '-'; expected ${RULES[assetClass].expected}`);
   }
+  const symbol = trimmed.toUpperCase();
   if (assetClass === 'indices' && symbol.includes(':')) {
     throw badRequest(`invalid index symbol ${quoteInput(raw)}: index codes are bare, without a market prefix (e.g. HK50, not HK:HK50)`);
   }

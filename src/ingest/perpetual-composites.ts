@@ -4,6 +4,7 @@
 // that counts at that instant. REST reads the composite as of the request, so a source that went
 // stale since the last tick no longer counts (spec: perpetual futures).
 import type { SymbolEntry } from '../domain/instrument.ts';
+import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
 import type { Store } from '../store/index.ts';
 import type { BarBuilder } from './bar-builder.ts';
@@ -29,6 +30,8 @@ interface Line {
   book: SourceBook;
   /** Prices are rounded one decimal finer than the instrument, as the other consolidated lines. */
   scale: number;
+  /** The mark's scale: bars from the composite mid equal the served mark. */
+  markScale: number;
   published: CompositeQuote;
   hasPublished: boolean;
   lastTrade: CompositeTrade | null;
@@ -49,7 +52,7 @@ export class PerpetualComposites {
       if (!entry.listed) continue;
       const lastTsMs = store.latest(entry.id)?.quote?.tsMs ?? -Infinity;
       const published: CompositeQuote = { tsMs: lastTsMs, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
-      this.lines[entry.id] = { entry, book: new SourceBook(), scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null };
+      this.lines[entry.id] = { entry, book: new SourceBook(), scale: 10 ** (entry.decimals + 1), markScale: midScaleOf(entry.decimals, 2), published, hasPublished: false, lastTrade: null };
       bars.track(entry.id, alignmentFor(entry));
     }
   }
@@ -86,7 +89,7 @@ export class PerpetualComposites {
     p.sourceCount = c.sourceCount;
     line.hasPublished = true;
     const seq = this.store.appendQuote(symId, p.tsMs, bid, ask, p.bidSize, p.askSize);
-    this.bars.onPrice(symId, p.tsMs, (bid + ask) / 2, null);
+    this.bars.onPrice(symId, p.tsMs, roundedMid(bid, ask, line.markScale), null);
     for (const listener of this.listeners) listener.onQuote(line.entry, seq, p);
   }
 

@@ -1,6 +1,7 @@
 // The data's path after the adapters: venue tick → the symbol's consolidator → store (latest,
 // ticks ring) → bars → publish to listeners (the WebSocket stream). Feeds call only this.
 import { CLASS_POLICY } from '../domain/asset-classes.ts';
+import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
@@ -24,6 +25,8 @@ interface Line {
   entry: SymbolEntry;
   consolidator: QuoteConsolidator;
   barsFromMid: boolean;
+  /** Bars from mids round them as the served fallback does (midScaleOf). */
+  midScale: number;
   hasVolume: boolean;
   raw: Line | null;
 }
@@ -42,6 +45,11 @@ export class Pipeline {
   private readonly listeners: TickListener[] = [];
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
+  /**
+   * Time of the newest consolidated tick (health: is the feed alive); a plain field, set per tick.
+   * The newest, not the last: closing books of closed markets arrive with their old timestamps.
+   */
+  private newestTickMs = -Infinity;
 
   constructor(
     private readonly store: Store,
@@ -60,6 +68,11 @@ export class Pipeline {
         }
       }
     }
+  }
+
+  /** Time of the newest consolidated quote or trade, or null before the first. */
+  lastTickMs(): number | null {
+    return this.newestTickMs === -Infinity ? null : this.newestTickMs;
   }
 
   subscribe(listener: TickListener): () => void {
@@ -99,6 +112,7 @@ export class Pipeline {
     const line = this.lines[symId];
     if (line === undefined) return;
     const size = t.size;
+    if (t.tsMs > this.newestTickMs) this.newestTickMs = t.tsMs;
     const seq = this.store.appendTrade(symId, t.tsMs, t.price, size);
     if (!line.barsFromMid) this.bars.onPrice(symId, t.tsMs, t.price, line.hasVolume ? (size ?? 0) : null);
     const listeners = this.listeners;
@@ -109,8 +123,9 @@ export class Pipeline {
     const c = line.consolidator.onQuote(q);
     if (!c) return;
     const symId = line.entry.id;
+    if (c.tsMs > this.newestTickMs) this.newestTickMs = c.tsMs;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
-    if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, (c.bid + c.ask) / 2, null);
+    if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, roundedMid(c.bid, c.ask, line.midScale), null);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c);
   }
@@ -125,7 +140,7 @@ export class Pipeline {
     });
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);
-    const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', hasVolume: policy.hasVolume, raw: null };
+    const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;

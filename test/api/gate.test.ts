@@ -111,6 +111,14 @@ describe('hostile and malformed input', () => {
     expectHeaders(post);
   });
 
+  test.each(['POST', 'PUT', 'DELETE', 'PATCH'])('%s is a 405 whose Allow header names GET, HEAD', async (method) => {
+    const res = await server.get('/crypto/quote/BTCUSD', { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    expect((await res.json()) as any).toEqual({ status: 405, error: expect.any(String), request_id: res.headers.get('x-request-id')! });
+    expectHeaders(res);
+  });
+
   test('after a burst of garbage the server still answers normally', async () => {
     await Promise.all(cases.map((p) => server.get(p)));
     const res = await server.get('/crypto/quote/BTCUSD');

@@ -11,9 +11,55 @@ export interface CliResult {
 }
 
 export async function runMds(...args: string[]): Promise<CliResult> {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
+  return runMdsWith({}, ...args);
+}
+
+/** Runs `mds` with extra environment variables (MDS_* only from `env`: the test runner's are dropped). */
+export async function runMdsWith(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...cleanEnv(), ...env } });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, out, err };
+}
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDS_') && v !== undefined) env[k] = v;
+  return env;
+}
+
+export interface ServingMds extends AsyncDisposable {
+  /** The port the server printed in its REST URL. */
+  port: number;
+  /** What it printed up to and including its feed and key line. */
+  out: string;
+}
+
+/** Starts `mds serve ...` and resolves once it prints its REST URL; disposal stops it by SIGTERM. */
+export async function serveMds(env: Record<string, string>, ...args: string[]): Promise<ServingMds> {
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...cleanEnv(), ...env } });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let out = '';
+  let port = 0;
+  // The feed line is the last of the start-up lines that name the port, data dir and key.
+  while (port === 0 || !/ feed (sim|none);/.test(out)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`mds serve exited before listening:\n${out}\n${await new Response(proc.stderr as ReadableStream).text()}`);
+    out += decoder.decode(value);
+    const m = /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
+    if (m) port = Number(m[1]);
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    port,
+    out,
+    [Symbol.asyncDispose]: async () => {
+      proc.kill('SIGTERM');
+      await proc.exited;
+    },
+  };
 }
 
 export async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {

@@ -123,7 +123,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     setRateHeaders(headers, charge);
     if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock);
     if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId, undefined, { allow: 'GET, HEAD' });
     const cls = assetClassOfPath(path);
     // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
     if (cls !== null && !OPEN_LIST_PATHS.has(path)) {

@@ -4,6 +4,7 @@
 // values, not executable prices.
 import { ApiError } from '../../domain/errors.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
+import { midScaleOf, roundedMid } from '../../domain/mid-price.ts';
 import type { CompositeQuote, CompositeSnapshot, CompositeTrade, Mark } from '../../domain/perpetuals-schemas.ts';
 import type { ApiDeps, CompositeView } from '../deps.ts';
 import { prevCloseOf } from './latest.ts';
@@ -25,7 +26,7 @@ function liveComposite(deps: ApiDeps, entry: SymbolEntry): CompositeView {
 
 /** The composite mid, two decimals finer than the instrument (bid and ask are one finer). */
 function markOf(c: CompositeView, entry: SymbolEntry): number {
-  return round((c.bid + c.ask) / 2, entry.decimals + 2);
+  return roundedMid(c.bid, c.ask, midScaleOf(entry.decimals, 2));
 }
 
 export function compositeQuoteBody(deps: ApiDeps, entry: SymbolEntry): string {

@@ -3,6 +3,7 @@
 import { CLASS_POLICY } from '../../domain/asset-classes.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
+import { midScaleOf, roundedMid } from '../../domain/mid-price.ts';
 import type { LastTrade, Quote, Snapshot } from '../../domain/schemas.ts';
 import { NO_TRADE_ERROR } from '../../domain/symbols.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -49,7 +50,7 @@ function lastTradeOrFallback(deps: ApiDeps, entry: SymbolEntry): { trade: LastTr
   const q = state?.quote;
   if (q && CLASS_POLICY[entry.assetClass].tradeFallsBackToMid) {
     // Deterministic midpoint of the consolidated quote, one decimal finer than the instrument.
-    return { trade: { symbol: entry.symbol, price: round((q.bid + q.ask) / 2, entry.decimals + 1), size: null, timestamp: q.tsMs }, isFallback: true };
+    return { trade: { symbol: entry.symbol, price: roundedMid(q.bid, q.ask, midScaleOf(entry.decimals)), size: null, timestamp: q.tsMs }, isFallback: true };
   }
   return null;
 }

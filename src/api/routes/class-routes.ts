@@ -9,6 +9,7 @@ import { parseRangeParams } from '../../domain/range-params.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import { isTimeframe, TIMEFRAMES } from '../../domain/timeframes.ts';
 import type { ApiDeps } from '../deps.ts';
+import { isNotModified } from '../conditional.ts';
 import { JSON_TYPE, jsonResponse } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
 import { latestSettledBar } from '../queries/bars.ts';
@@ -95,7 +96,7 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const etag = `"${Bun.hash(body).toString(36)}"`;
         const maxAge = Math.max(1, Math.ceil((settled.nextChangeMs - deps.clock.nowMs()) / 1000));
         const headers = { etag, 'cache-control': `public, max-age=${maxAge}` };
-        if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+        if (isNotModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
         return jsonResponse(body, 200, headers);
       },
       { params: SymbolParams, query: PrevQuery },

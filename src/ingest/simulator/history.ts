@@ -136,6 +136,17 @@ export function writeMinuteHistory(store: Store, entry: SymbolEntry, minutes: re
   }
 }
 
+/** How far back the last session of a market is looked for (the longest closures are under two weeks). */
+const LAST_SESSION_SEARCH_DAYS = 21;
+
+/** UTC day start of the calendar's last session that opened before `endMs`, or null. */
+function lastSessionDayMs(calendar: string, endMs: number): number | null {
+  const sessions = sessionsBetween(calendar, isoDate(endMs - LAST_SESSION_SEARCH_DAYS * DAY_MS), isoDate(endMs + DAY_MS));
+  let openMs: number | null = null;
+  for (const s of sessions) if (s.openMs < endMs && (openMs === null || s.openMs > openMs)) openMs = s.openMs;
+  return openMs === null ? null : Math.floor(openMs / DAY_MS) * DAY_MS;
+}
+
 /**
  * First start: writes the whole history of one instrument up to `endMs` (a minute boundary),
  * oldest period first, so completed bars are appended in time order.
@@ -144,7 +155,9 @@ export function backfillInstrument(store: Store, entry: SymbolEntry, spec: Instr
   const calendar = calendarOf(spec);
   const align = alignmentFor(entry);
   const today = Math.floor(endMs / DAY_MS) * DAY_MS;
-  const minuteFrom = today - Math.max(0, plan.minuteDays - 1) * DAY_MS;
+  // At least back to the last session: a market closed for the whole short window (a holiday,
+  // a weekend) still gets minutes, so its closing book, last trade and bars resolve at once.
+  const minuteFrom = Math.min(today - Math.max(0, plan.minuteDays - 1) * DAY_MS, lastSessionDayMs(calendar, endMs) ?? Infinity);
   // Periods from newest to oldest, each with its finest timeframe: [tf, from, to).
   const periods: [Timeframe, number, number][] = [['1m', minuteFrom, endMs]];
   let to = minuteFrom;

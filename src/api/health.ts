@@ -1,0 +1,58 @@
+// GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
+// the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
+// shape and the reason, so a load balancer or an operator sees why.
+import type { ApiDeps } from './deps.ts';
+import { jsonResponse } from './http.ts';
+
+/** A feed silent this long is not alive (the simulator ticks every instrument several times a second; crypto never closes). */
+export const FEED_STALE_MS = 30_000;
+
+export interface HealthBody {
+  status: 'ok' | 'unavailable';
+  version: string;
+  feed: string;
+  symbols: number;
+  uptime_s: number;
+  checks: { store: 'ok' | 'failed'; feed: 'ok' | 'stale' | 'off' };
+  /** Since the feed's last tick (or since start, before its first); null without a feed. */
+  last_tick_age_ms: number | null;
+  /** Why the service is not ready; null when it is. */
+  reason: string | null;
+}
+
+function storeProblem(deps: ApiDeps): string | null {
+  try {
+    // A read through LMDB (an absent key still walks the tree), cheap enough for every probe.
+    deps.store.getMeta('health-probe');
+    return null;
+  } catch (err) {
+    return `the store cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
+  const nowMs = deps.clock.nowMs();
+  const storeReason = storeProblem(deps);
+  const activity = deps.feedActivity;
+  const lastTickAgeMs = activity ? Math.max(0, nowMs - (activity.lastTickMs() ?? startedMs)) : null;
+  const isFeedStale = lastTickAgeMs !== null && lastTickAgeMs > FEED_STALE_MS;
+  const feedReason = isFeedStale ? `the ${deps.feed} feed has not ticked for ${Math.round(lastTickAgeMs / 1000)} s` : null;
+  const reason = storeReason ?? feedReason;
+  let symbols = 0;
+  if (storeReason === null) symbols = deps.store.registry.size;
+  return {
+    status: reason === null ? 'ok' : 'unavailable',
+    version: deps.version,
+    feed: deps.feed,
+    symbols,
+    uptime_s: Math.round((nowMs - startedMs) / 1000),
+    checks: { store: storeReason === null ? 'ok' : 'failed', feed: activity ? (isFeedStale ? 'stale' : 'ok') : 'off' },
+    last_tick_age_ms: lastTickAgeMs,
+    reason,
+  };
+}
+
+export function healthResponse(deps: ApiDeps, startedMs: number): Response {
+  const body = healthBody(deps, startedMs);
+  return jsonResponse(JSON.stringify(body), body.status === 'ok' ? 200 : 503);
+}

@@ -1,0 +1,96 @@
+// GET /health: ready (200) with its checks over real HTTP, with and without a feed; not ready
+// (503, the same shape, the reason) when the feed falls silent or the store cannot be read, on an
+// app driven by a manual clock.
+import { describe, expect, test } from 'bun:test';
+import { createApp } from '../../src/api/app.ts';
+import { FEED_STALE_MS } from '../../src/api/health.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
+import { CATALOG } from '../../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
+import { Store } from '../../src/store/index.ts';
+import { startServer } from '../support/server.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason'];
+
+describe('/health over HTTP', () => {
+  test('with --feed none: ready without any tick, no key needed, the feed check off', async () => {
+    await using server = await startServer({ args: ['--feed', 'none'] });
+    const res = await server.get('/health', { key: null });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(Object.keys(body)).toEqual(FIELDS);
+    expect(body).toMatchObject({ status: 'ok', version: '1.0.0', feed: 'none', checks: { store: 'ok', feed: 'off' }, last_tick_age_ms: null, reason: null });
+    expect(body.symbols).toBeGreaterThan(200);
+    expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+    expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  });
+
+  test('with the simulator: ready, the feed ticking', async () => {
+    await using server = await startServer();
+    const res = await server.get('/health', { key: null });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ status: 'ok', feed: 'sim', checks: { store: 'ok', feed: 'ok' }, reason: null });
+    expect(body.last_tick_age_ms).toBeLessThan(FEED_STALE_MS);
+  });
+});
+
+describe('/health readiness', () => {
+  function appWith(opts: { failingStore?: boolean; lastTickMs?: () => number | null }) {
+    const dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    seedRegistry(store, CATALOG);
+    const served = opts.failingStore
+      ? new Proxy(store, {
+          get(target, prop, receiver) {
+            if (prop === 'getMeta') return () => { throw new Error('disk read failed'); };
+            return Reflect.get(target, prop, receiver);
+          },
+        })
+      : store;
+    const clock = new ManualClock(Date.UTC(2026, 2, 4, 15, 30));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'k'.repeat(10), devPerMinute: 100 });
+    const feedActivity = opts.lastTickMs ? { lastTickMs: opts.lastTickMs } : undefined;
+    const app = createApp({ store: served, bars: { barInProgress: () => null }, clock, auth, feed: feedActivity ? 'sim' : 'none', feedActivity, version: '1.0.0' }, () => {});
+    const health = async () => {
+      const res = await app.handle(new Request('http://localhost/health'));
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    return {
+      clock,
+      health,
+      [Symbol.asyncDispose]: async () => {
+        await store.close();
+        dir[Symbol.dispose]();
+      },
+    };
+  }
+
+  test('a feed silent for longer than the limit is a 503 with the same shape and the reason', async () => {
+    let lastTick: number | null = null;
+    await using t = appWith({ lastTickMs: () => lastTick });
+    // Before the first tick, the age counts from the start.
+    expect((await t.health()).status).toBe(200);
+    lastTick = t.clock.nowMs();
+    t.clock.advance(FEED_STALE_MS);
+    expect((await t.health()).body).toMatchObject({ status: 'ok', last_tick_age_ms: FEED_STALE_MS });
+    t.clock.advance(15_000);
+    const { status, body } = await t.health();
+    expect(status).toBe(503);
+    expect(Object.keys(body)).toEqual(FIELDS);
+    expect(body).toMatchObject({ status: 'unavailable', checks: { store: 'ok', feed: 'stale' }, last_tick_age_ms: 45_000, reason: 'the sim feed has not ticked for 45 s' });
+    lastTick = t.clock.nowMs();
+    expect((await t.health()).status).toBe(200);
+  });
+
+  test('a store that cannot be read is a 503 naming it', async () => {
+    await using t = appWith({ failingStore: true });
+    const { status, body } = await t.health();
+    expect(status).toBe(503);
+    expect(Object.keys(body)).toEqual(FIELDS);
+    expect(body).toMatchObject({ status: 'unavailable', checks: { store: 'failed', feed: 'off' }, reason: 'the store cannot be read: disk read failed' });
+  });
+});
