@@ -103,7 +103,8 @@ const OPTIONS = [
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
-const HELP_COLUMN = 26;
+/** Descriptions start two spaces after the longest `--flag ARG`, so every row lines up. */
+const HELP_COLUMN = Math.max(...OPTIONS.map((o) => `  --${o.flag} ${o.arg}  `.length));
 
 function helpRow(left: string, text: string, env: string): string {
   return `${`  ${left}`.padEnd(HELP_COLUMN)}${text}\n${''.padEnd(HELP_COLUMN)}env ${env}`;
