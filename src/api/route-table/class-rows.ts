@@ -2,11 +2,12 @@
 // routes themselves read: which shapes a class answers (plain, composite with `source_count`, or
 // with the overnight session) is decided here once, like in class-routes.ts.
 import type { TSchema } from '@sinclair/typebox';
-import { CLASS_POLICY, COMPOSITE_CLASSES, type AssetClass } from '../../domain/asset-classes.ts';
+import { CLASS_POLICY, COMPOSITE_CLASSES, type AssetClass, type ClassPolicy } from '../../domain/asset-classes.ts';
 import { OvernightPrevBarSchema, OvernightQuoteSchema, OvernightSnapshotSchema, OvernightSymbolsSchema, OvernightTradeSchema } from '../../domain/overnight-schemas.ts';
 import { CompositeQuoteSchema, CompositeSnapshotSchema, CompositeTradeSchema, MarkSchema } from '../../domain/perpetuals-schemas.ts';
 import {
-  CryptoSymbolsSchema, LastTradeSchema, PlainSymbolsSchema, PrevBarSchema, QuoteSchema, RangeSchema, SnapshotSchema, StockSymbolsSchema,
+  CryptoSymbolsSchema, LastTradeSchema, PlainSymbolsSchema, PrevBarSchema, QuoteSchema, RangeSchema, SnapshotSchema, SnapshotWithLastSizeSchema,
+  SnapshotWithoutLastSizeSchema, StockSymbolsSchema,
 } from '../../domain/schemas.ts';
 import { PrevQuery, RangeQuery, rangeParams, StockSymbolsQuery, symbolParams } from './params.ts';
 import { KEYED, statuses, type RouteRow } from './row.ts';
@@ -26,6 +27,13 @@ export const CLASS_EXAMPLES: Record<AssetClass, { symbol: string; unknown: strin
 /** Two UTC days ending on the test clock's date (Wednesday 2026-03-04), inside every short history. */
 const RANGE_WINDOW = '2026-03-03/2026-03-04';
 
+/** The snapshot schema that states the class's `last_size` rule. */
+const SNAPSHOT_BY_LAST_SIZE: Record<ClassPolicy['snapshotLastSize'], TSchema> = {
+  always: SnapshotWithLastSizeSchema,
+  'when-known': SnapshotSchema,
+  never: SnapshotWithoutLastSizeSchema,
+};
+
 interface Shapes {
   symbols: TSchema;
   quote: TSchema;
@@ -40,7 +48,7 @@ function shapesOf(assetClass: AssetClass): Shapes {
     return { symbols: OvernightSymbolsSchema, quote: OvernightQuoteSchema, trade: OvernightTradeSchema, snapshot: OvernightSnapshotSchema, prev: OvernightPrevBarSchema };
   }
   const symbols = assetClass === 'crypto' ? CryptoSymbolsSchema : assetClass === 'stocks' ? StockSymbolsSchema : PlainSymbolsSchema;
-  return { symbols, quote: QuoteSchema, trade: LastTradeSchema, snapshot: SnapshotSchema, prev: PrevBarSchema };
+  return { symbols, quote: QuoteSchema, trade: LastTradeSchema, snapshot: SNAPSHOT_BY_LAST_SIZE[CLASS_POLICY[assetClass].snapshotLastSize], prev: PrevBarSchema };
 }
 
 /** The rows of one class's routes under `prefix` (ETFs are mounted again at `/v1/etfs`). */
