@@ -1,5 +1,5 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
-// symbol list, health, and one error handler that renders every error the same way.
+// symbol list, health, the OpenAPI document, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
 import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
@@ -8,6 +8,7 @@ import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { healthResponse } from './health.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
+import { buildOpenApi } from './openapi.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
@@ -15,6 +16,7 @@ import { economicCalendarRoutes } from './routes/economic-calendar.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
+import { ROUTE_TABLE } from './route-table/index.ts';
 
 /** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
 export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
@@ -29,6 +31,8 @@ export interface AppOptions {
 export function createApp(deps: ApiDeps, log: (line: string) => void = console.error, opts: AppOptions = {}) {
   const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined));
   const startedMs = deps.clock.nowMs();
+  // Built once: the document only changes with the code.
+  const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
   // precompile: every route's handler is compiled at start, so no first request pays for it;
   // served with listen(), each route is also registered in Bun's native router.
   let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
@@ -52,6 +56,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
     })
     .get('/health', () => healthResponse(deps, startedMs))
+    .get('/openapi.json', () => jsonResponse(openApiJson))
     .get('/symbols', ({ request }) => jsonResponse(legacySymbolsBody(deps.store, accountOf(request))));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;

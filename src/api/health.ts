@@ -1,24 +1,12 @@
 // GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
 // shape and the reason, so a load balancer or an operator sees why.
+import type { HealthBody } from '../domain/health-schema.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
 
 /** A feed silent this long is not alive (the simulator ticks every instrument several times a second; crypto never closes). */
 export const FEED_STALE_MS = 30_000;
-
-export interface HealthBody {
-  status: 'ok' | 'unavailable';
-  version: string;
-  feed: string;
-  symbols: number;
-  uptime_s: number;
-  checks: { store: 'ok' | 'failed'; feed: 'ok' | 'stale' | 'off' };
-  /** Since the feed's last tick (or since start, before its first); null without a feed. */
-  last_tick_age_ms: number | null;
-  /** Why the service is not ready; null when it is. */
-  reason: string | null;
-}
 
 function storeProblem(deps: ApiDeps): string | null {
   try {

@@ -33,6 +33,14 @@ export const SnapshotSchema = T.Object(
 );
 export type Snapshot = Static<typeof SnapshotSchema>;
 
+// The snapshot per `last_size` rule (spec: Snapshot): crypto always carries it (indices too, null
+// when unknown), ETFs never; stocks, forex and commodities only when a trade size is known.
+export const SnapshotWithLastSizeSchema = T.Composite([T.Omit(SnapshotSchema, ['last_size']), T.Object({ last_size: Num })], {
+  $id: 'SnapshotWithLastSize',
+  additionalProperties: false,
+});
+export const SnapshotWithoutLastSizeSchema = T.Omit(SnapshotSchema, ['last_size'], { $id: 'SnapshotWithoutLastSize', additionalProperties: false });
+
 export const BarSchema = T.Object({ o: Num, h: Num, l: Num, c: Num, v: Num, t: Num }, { $id: 'Bar', additionalProperties: false });
 
 export const PrevBarSchema = T.Object(

@@ -30,6 +30,11 @@ export function expectedSymbolFormat(assetClass: AssetClass): string {
   return RULES[assetClass].expected;
 }
 
+/** The canonical form of the class's symbols (after trimming and uppercasing), as a regex source for the OpenAPI document. */
+export function symbolPattern(assetClass: AssetClass): string {
+  return RULES[assetClass].pattern.source;
+}
+
 /** Quotes user input safely inside a message: printable ASCII only, bounded length. */
 export function quoteInput(raw: string): string {
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
