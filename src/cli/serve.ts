@@ -2,7 +2,7 @@
 // and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { shiftedClock, systemClock } from '../clock.ts';
+import { shiftedClock, systemClock, type Clock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
@@ -55,7 +55,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   }
 
   // History first: the pipeline resumes the bars in progress it leaves behind.
-  if (config.feed === 'sim') await makeHistory(store, config, clock.nowMs(), log);
+  if (config.feed === 'sim') await makeHistory(store, config, clock, log);
   const pipeline = new Pipeline(store, clock);
   // Perpetual composites fold into the pipeline's bars (sealed by its timer) but keep their own rules.
   const composites = new PerpetualComposites(store, pipeline.bars);
@@ -141,8 +141,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
 }
 
 /** First start: history for every instrument; later starts: the gap since the last run. */
-async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log: Log): Promise<void> {
-  const endMs = nowMs - (nowMs % 60_000);
+async function makeHistory(store: Store, config: ServeConfig, clock: Clock, log: Log): Promise<void> {
+  const floorMinute = (ms: number) => ms - (ms % 60_000);
+  const endMs = floorMinute(clock.nowMs());
   const started = performance.now();
   const isFirst = store.getMeta('historyDone') === undefined;
   log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${ALL_INSTRUMENTS.length} instruments` : 'resuming: filling the gap since the last run');
@@ -150,9 +151,7 @@ async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log
   let lastReport = performance.now();
   let minutes = 0;
   for (const spec of ALL_INSTRUMENTS) {
-    const entries = [store.registry.resolve(spec.assetClass, spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)];
-    for (const entry of entries) {
-      if (!entry) continue;
+    for (const entry of historyEntries(store, spec)) {
       const rng = new Rng(seedFor(config.seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}`));
       if (isFirst) backfillInstrument(store, entry, spec, endMs, { minuteDays: config.historyDays, years: config.historyYears }, rng);
       else minutes += fillGap(store, entry, spec, endMs, config.historyDays, rng);
@@ -165,7 +164,25 @@ async function makeHistory(store: Store, config: ServeConfig, nowMs: number, log
     }
   }
   await store.flush();
-  if (isFirst) await store.putMeta('historyDone', { atMs: endMs, seed: config.seed });
+  // Making history takes seconds (a first start about 15): minutes that ended meanwhile get their
+  // bars too, or the minutes before the feed's first tick would be a gap in every series.
+  let coveredMs = endMs;
+  for (let pass = 0; pass < 3 && floorMinute(clock.nowMs()) > coveredMs; pass++) {
+    coveredMs = floorMinute(clock.nowMs());
+    for (const spec of ALL_INSTRUMENTS) {
+      for (const entry of historyEntries(store, spec)) {
+        const rng = new Rng(seedFor(config.seed, `catch-up:${registryKeyOf(entry.assetClass, entry.symbol)}:${coveredMs}`));
+        minutes += fillGap(store, entry, spec, coveredMs, config.historyDays, rng);
+      }
+    }
+    await store.flush();
+  }
+  if (isFirst) await store.putMeta('historyDone', { atMs: coveredMs, seed: config.seed });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(isFirst ? `history ready in ${seconds}s` : `gap filled (${minutes} minute bars) in ${seconds}s`);
+}
+
+/** The series the simulator's history covers for an instrument: its line and, for forex, the raw line. */
+function historyEntries(store: Store, spec: (typeof ALL_INSTRUMENTS)[number]) {
+  return [store.registry.resolve(spec.assetClass, spec.symbol), store.registry.bySymbolName(`${spec.symbol}.RAW`)].filter((e) => e !== undefined && e !== null);
 }
