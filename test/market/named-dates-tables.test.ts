@@ -72,3 +72,32 @@ describe('TWSE schedules', () => {
     expect(sessionsBetween('TW', '2019-01-01', '2019-12-31')).toHaveLength(244);
   });
 });
+
+describe('Tadawul Eid closures', () => {
+  test.each([
+    ['2015-07-16', 'Eid al-Fitr'],
+    ['2015-07-21', 'Eid al-Fitr'],
+    ['2024-04-07', 'Eid al-Fitr'],
+    ['2024-04-11', 'Eid al-Fitr'],
+    ['2025-06-05', 'Eid al-Adha'],
+    ['2025-06-10', 'Eid al-Adha'],
+  ])('SA is closed on %s (%s)', (date) => {
+    expect(isTradingDay('SA', date)).toBe(false);
+    expect(holidaysBetween('SA', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+  });
+
+  test.each([
+    ['2015-07-15', 'last session before Eid al-Fitr 2015'],
+    ['2015-07-22', 'trading resumes after Eid al-Fitr 2015'],
+    ['2024-04-04', 'last session before Eid al-Fitr 2024'],
+    ['2024-04-14', 'trading resumes after Eid al-Fitr 2024'],
+    ['2025-06-04', 'last session before Eid al-Adha 2025'],
+    ['2025-06-11', 'trading resumes after Eid al-Adha 2025'],
+  ])('SA trades on %s (%s)', (date) => {
+    expect(isTradingDay('SA', date)).toBe(true);
+  });
+
+  test('a feast without an announcement still takes the rules (Eid al-Adha 2024)', () => {
+    expect(holidaysBetween('SA', '2024-06-16', '2024-06-18').map((h) => h.date)).toEqual(['2024-06-16', '2024-06-17', '2024-06-18']);
+  });
+});
