@@ -101,3 +101,39 @@ describe('Tadawul Eid closures', () => {
     expect(holidaysBetween('SA', '2024-06-16', '2024-06-18').map((h) => h.date)).toEqual(['2024-06-16', '2024-06-17', '2024-06-18']);
   });
 });
+
+describe('IDX and Bursa Malaysia lists', () => {
+  test.each([
+    ['ID', '2026-01-16', "Isra Mi'raj"],
+    ['ID', '2026-02-16', 'Chinese New Year collective leave'],
+    ['ID', '2026-03-23', 'Eid al-Fitr collective leave'],
+    ['ID', '2026-05-15', 'Ascension Day collective leave'],
+    ['ID', '2026-12-24', 'Christmas collective leave'],
+    ['ID', '2026-12-31', 'year-end holiday'],
+    ['MY', '2015-02-02', 'Federal Territory Day observed'],
+    ['MY', '2015-02-03', 'Thaipusam'],
+    ['MY', '2015-05-04', 'Wesak Day observed'],
+    ['MY', '2015-09-24', 'Hari Raya Haji'],
+    ['MY', '2015-11-10', 'Deepavali'],
+    ['MY', '2015-12-24', 'Birthday of Prophet Muhammad'],
+  ])('%s is closed on %s (%s)', (code, date) => {
+    expect(isTradingDay(code, date)).toBe(false);
+    expect(holidaysBetween(code, date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+  });
+
+  test.each([
+    ['ID', '2026-02-18', 'trading resumes after Chinese New Year'],
+    ['ID', '2026-03-25', 'trading resumes after Eid al-Fitr'],
+    ['ID', '2026-05-29', 'the day after Eid al-Adha collective leave'],
+    ['ID', '2026-12-30', 'last trading day of 2026'],
+    ['MY', '2015-06-01', "the rules' King's Birthday date; Bursa's fell on Saturday 6 June"],
+    ['MY', '2015-09-23', 'the day before Hari Raya Haji'],
+    ['MY', '2015-12-23', "the rules' Mawlid date; Bursa's was the 24th"],
+  ])('%s trades on %s (%s)', (code, date) => {
+    expect(isTradingDay(code, date)).toBe(true);
+  });
+
+  test('IDX 2026 has the 239 trading days of its announcement', () => {
+    expect(sessionsBetween('ID', '2026-01-01', '2026-12-31')).toHaveLength(239);
+  });
+});
