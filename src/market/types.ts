@@ -62,7 +62,10 @@ export interface HolidayEntry {
 /** What a market calendar has to say; the engine turns it into cached sessions. */
 export interface MarketDefinition {
   info: MarketInfo;
-  /** False for the market's weekend days (which may change over the years, e.g. IL in 2026). */
+  /**
+   * False for the market's weekend days (which may change over the years, e.g. IL in 2026), but
+   * true on a weekend date the market announced as a trading day (TWSE make-up Saturdays).
+   */
   isTradingWeekday(date: string, isoWeekday: number): boolean;
   hoursOn(date: string, isoWeekday: number): TradingHours;
   /** Closures and early closes of one calendar year; entries on weekend days are ignored. */

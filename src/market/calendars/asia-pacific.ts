@@ -8,7 +8,7 @@ import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
 import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
-import { twseHolidays } from './twse.ts';
+import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
 
 // JPX: Japanese public holidays plus the exchange's year-end break (31 Dec to 3 Jan), which the
 // date-holidays JP rules carry as bank holidays. 2020-10-01: full-day halt after the arrowhead
@@ -162,6 +162,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
     market: 'TW', name: 'Taiwan Stock Exchange', mic: 'XTAI', country: 'TW', timezone: 'Asia/Taipei',
     hours: [{ from: '2000-01-01', open: '09:00', close: '13:30' }],
     holidays: twseHolidays,
+    weekendSessions: TWSE_SATURDAY_SESSIONS,
   }),
   defineMarket({
     market: 'SG', name: 'Singapore Exchange', mic: 'XSES', country: 'SG', timezone: 'Asia/Singapore',

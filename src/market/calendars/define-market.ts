@@ -26,6 +26,11 @@ export interface MarketSpec extends Omit<MarketInfo, 'type'> {
   hours: HoursEra[];
   weekends?: WeekendEra[];
   holidays: (year: number) => HolidayEntry[];
+  /**
+   * Dated sessions on weekend days (TWSE traded some make-up Saturdays until 2018), at the
+   * regular hours of that date; holidays still close them.
+   */
+  weekendSessions?: ReadonlySet<string>;
   alwaysOpen?: boolean;
 }
 
@@ -41,12 +46,13 @@ function toTradingHours(era: HoursEra): TradingHours {
 }
 
 export function defineMarket(spec: MarketSpec): MarketDefinition {
-  const { hours, weekends = SAT_SUN, holidays, alwaysOpen, type = 'stocks', ...info } = spec;
+  const { hours, weekends = SAT_SUN, holidays, weekendSessions, alwaysOpen, type = 'stocks', ...info } = spec;
   const eras = hours.map((era) => ({ era, hours: toTradingHours(era) }));
   return {
     info: { ...info, type },
     alwaysOpen: alwaysOpen ?? false,
     isTradingWeekday(date, isoWeekday) {
+      if (weekendSessions?.has(date)) return true;
       let days = SAT_SUN[0]?.days ?? [];
       for (const era of weekends) if (era.from <= date) days = era.days;
       return !days.includes(isoWeekday);
