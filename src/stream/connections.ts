@@ -12,6 +12,7 @@ import type { Store } from '../store/index.ts';
 import { VERSION } from '../version.ts';
 import { channelsFor, pairDenied, type Pair } from './access.ts';
 export { CLOSE_KEY_INVALID } from './key-changes.ts';
+import { CLOSE_KEY_INVALID } from './key-changes.ts';
 import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
@@ -59,7 +60,28 @@ export interface ConnData {
   subs: Map<string, Pair>;
   frames: number;
   windowStartMs: number;
+  /**
+   * Set on a browser's connection whose key was refused: a browser cannot read the status of a
+   * refused upgrade, so it is accepted only to carry the error frame and the close code.
+   */
+  refused: RefusedKey | null;
 }
+
+/** Why a browser's connection is closed right after it opens. */
+interface RefusedKey {
+  closeCode: number;
+  code: ErrorCode;
+  message: string;
+}
+
+/** Stands in for the account of a refused connection, which never subscribes to anything. */
+const NO_ACCOUNT: Account = {
+  id: '',
+  plan: { name: '', description: '', classes: [], quota: 0, quota_window_days: 30, per_minute: 0, stream_connections: 0, stream_subscriptions: 0, addons: [] },
+  markets: new Set(),
+  addons: new Set(),
+  createdMs: 0,
+};
 
 export interface StreamDeps {
   store: Store;
@@ -93,21 +115,32 @@ export function createStream(deps: StreamDeps) {
     const url = new URL(req.url);
     const key = req.headers.get('x-api-key') ?? url.searchParams.get('apiKey');
     const auth = key ? deps.auth.authenticate(key) : null;
+    const formatRaw = url.searchParams.get('format') ?? 'json';
+    const format: Format = formatRaw === 'msgpack' ? 'msgpack' : 'json';
     if (auth === null || !auth.ok) {
       const limiter = deps.auth.anonymous;
       const state = limiter.take(server.requestIP(req)?.address ?? 'unknown');
       const rate = { limit: limiter.limit, remaining: state.remaining, resetMs: state.resetMs };
-      if (!state.allowed) return refusal(429, 'rate limit exceeded', rate, deps.clock.nowMs());
-      if (auth === null) return refusal(401, 'missing API key: connect to /?apiKey=<API_KEY> or send the x-api-key header', rate);
-      const status = auth.code === 'PLAN_MISSING' ? 403 : 401;
-      return refusal(status, auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : 'invalid API key'), rate);
+      const status = !state.allowed ? 429 : auth !== null && auth.code === 'PLAN_MISSING' ? 403 : 401;
+      const message = !state.allowed
+        ? 'rate limit exceeded'
+        : auth === null
+          ? 'missing API key: connect to /?apiKey=<API_KEY> or send the x-api-key header'
+          : (auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : 'invalid API key'));
+      // Browsers send Origin on every WebSocket handshake and cannot see a refused upgrade's status
+      // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
+      if (req.headers.get('origin') !== null) {
+        const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, refused };
+        if (server.upgrade(req, { data })) return undefined;
+      }
+      return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
     }
     const account = auth.account;
-    const formatRaw = url.searchParams.get('format') ?? 'json';
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`);
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format: formatRaw, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs() };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), refused: null };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -207,6 +240,12 @@ export function createStream(deps: StreamDeps) {
     backpressureLimit: hardBufferLimit(limits.slowConsumerBytes),
     closeOnBackpressureLimit: false,
     open(ws) {
+      const refused = ws.data.refused;
+      if (refused !== null) {
+        fail(ws, refused.code, refused.message, null);
+        ws.close(refused.closeCode, refused.message.slice(0, 120));
+        return;
+      }
       open.add(ws);
       perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
       ws.subscribe(HEARTBEAT_TOPIC[ws.data.format]);
@@ -228,6 +267,7 @@ export function createStream(deps: StreamDeps) {
       });
     },
     message(ws, message) {
+      if (ws.data.refused !== null) return;
       const now = deps.clock.nowMs();
       if (now - ws.data.windowStartMs >= 10_000) {
         ws.data.windowStartMs = now;
@@ -244,6 +284,7 @@ export function createStream(deps: StreamDeps) {
       onRequest(ws, parsed.request);
     },
     close(ws) {
+      if (ws.data.refused !== null) return;
       open.delete(ws);
       const n = (perKey.get(ws.data.account.id) ?? 1) - 1;
       if (n <= 0) perKey.delete(ws.data.account.id);

@@ -21,7 +21,7 @@ export function parseChannel(name: string): Channel | null {
   return { name, assetClass: cls as AssetClass, kind };
 }
 
-export type ErrorCode = 'bad_json' | 'bad_frame' | 'unknown_action' | 'unknown_channel' | 'unknown_symbol' | 'invalid_symbol' | 'forbidden' | 'too_many_subscriptions' | 'rate_limited';
+export type ErrorCode = 'bad_json' | 'bad_frame' | 'unknown_action' | 'unknown_channel' | 'unknown_symbol' | 'invalid_symbol' | 'forbidden' | 'too_many_subscriptions' | 'rate_limited' | 'unauthorized';
 
 export interface SubscribeRequest {
   action: 'subscribe' | 'unsubscribe';

@@ -42,6 +42,26 @@ describe('upgrade', () => {
     expect(res.headers.get('x-ratelimit-reset')).toMatch(/^\d+$/);
   });
 
+  test('a browser (a handshake with Origin) with a bad key gets the error as a frame and close code 4001', async () => {
+    const ws = new WebSocket(`${wsBase}/?apiKey=wrong-key-000`, { headers: { origin: 'http://dashboard.example' } } as unknown as string[]);
+    const frames: unknown[] = [];
+    ws.onmessage = (e) => frames.push(JSON.parse(String(e.data)));
+    const closed = await new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+    expect(frames).toEqual([{ type: 'error', code: 'unauthorized', message: 'invalid API key' }]);
+    expect(closed.code).toBe(4001);
+    expect(closed.reason).toBe('invalid API key');
+  });
+
+  test('a browser without a key is told where to put it, in the frame and the close reason', async () => {
+    const ws = new WebSocket(`${wsBase}/`, { headers: { origin: 'http://dashboard.example' } } as unknown as string[]);
+    const frames: { message?: string }[] = [];
+    ws.onmessage = (e) => frames.push(JSON.parse(String(e.data)));
+    const closed = await new Promise<CloseEvent>((resolve) => (ws.onclose = resolve));
+    expect(closed.code).toBe(4001);
+    expect(frames[0]?.message).toStartWith('missing API key');
+    expect(closed.reason).toStartWith('missing API key');
+  });
+
   test('a revoked key is refused with 401 "API key revoked"', async () => {
     const { id, key } = await createKey('--plan', 'free');
     expect((await runMds('keys', 'revoke', id, '--data-dir', server.dataDir)).code).toBe(0);
