@@ -1,0 +1,65 @@
+// `mds backup` over a running server: the copy, started as a data dir of its own, serves the same
+// completed bars, keys and latest values; bad targets and data dirs are usage errors (exit 2).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, type TestServer } from '../support/server.ts';
+import { runMds } from '../support/cli.ts';
+import { tempDir, type TempDir } from '../support/temp-dir.ts';
+
+/** A whole past day of minutes: completed bars never change, so the copy must answer the same bytes. */
+const PAST_DAY = '/crypto/agg/BTCUSD/1/minute/2026-03-03/2026-03-03?limit=5000&sort=asc';
+
+let server: TestServer;
+let target: TempDir;
+beforeAll(async () => {
+  server = await startServer();
+  target = tempDir('mds-backup-');
+});
+afterAll(async () => {
+  await server.stop();
+  target[Symbol.dispose]();
+});
+
+describe('mds backup', () => {
+  test('copies the store of a running server into a data dir that serves the same data', async () => {
+    const created = await runMds('keys', 'create', '--plan', 'pro', '--json', '--data-dir', server.dataDir);
+    expect(created.code).toBe(0);
+    const { key } = JSON.parse(created.out) as { key: string };
+    const original = await server.json(PAST_DAY);
+    expect(original.status).toBe(200);
+    expect(original.body.results_count).toBe(1440);
+    const backup = await runMds('backup', '--data-dir', server.dataDir, '--to', target.path);
+    expect(backup.code).toBe(0);
+    expect(backup.out).toContain(`wrote ${join(target.path, 'mds.mdb')}`);
+    const quoteBefore = await server.json('/crypto/quote/BTCUSD');
+    await server.stop();
+
+    const copy = await startServer({ dataDir: target.path, args: ['--feed', 'none'] });
+    try {
+      expect((await copy.json(PAST_DAY)).body).toEqual(original.body);
+      const quote = await copy.json('/crypto/quote/BTCUSD');
+      expect(quote.status).toBe(200);
+      expect(quote.body.timestamp).toBeLessThanOrEqual(quoteBefore.body.timestamp);
+      expect((await copy.get('/crypto/quote/BTCUSD', { key })).status).toBe(200);
+    } finally {
+      await copy.stop();
+    }
+  });
+
+  test('refuses a target that holds files, a data dir without a store, and a missing --to (exit 2)', async () => {
+    using full = tempDir('mds-backup-full-');
+    writeFileSync(join(full.path, 'notes.txt'), 'keep me');
+    using empty = tempDir('mds-backup-none-');
+    const cases: [string[], string][] = [
+      [['--data-dir', server.dataDir, '--to', full.path], 'is not empty'],
+      [['--data-dir', empty.path, '--to', join(empty.path, 'copy')], 'no store in'],
+      [['--data-dir', server.dataDir], 'backup needs --to DIR'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runMds('backup', ...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(message);
+    }
+  });
+});
