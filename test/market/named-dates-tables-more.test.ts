@@ -64,6 +64,8 @@ describe('Bursa Malaysia lists, dated closures and half days', () => {
     ['2016-12-26', 'Christmas observed'],
     ['2017-09-04', 'SEA Games special holiday'],
     ['2021-12-03', 'Federal Territories holiday'],
+    ['2022-05-04', 'third day of Hari Raya Aidilfitri'],
+    ['2025-09-15', 'Malaysia Day special holiday'],
   ])('MY is closed on %s (%s)', (date) => {
     expect(isTradingDay('MY', date)).toBe(false);
     expect(holidaysBetween('MY', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
@@ -74,6 +76,8 @@ describe('Bursa Malaysia lists, dated closures and half days', () => {
     ['2016-10-31', "the rules' Deepavali fell on Saturday 29 October"],
     ['2017-09-05', 'trading resumes after the special holiday'],
     ['2021-12-06', 'trading resumes after the Federal Territories holiday'],
+    ['2022-05-05', 'trading resumes after Hari Raya Aidilfitri 2022'],
+    ['2025-09-12', 'the Friday before the Malaysia Day holidays'],
   ])('MY trades on %s (%s)', (date) => {
     expect(isTradingDay('MY', date)).toBe(true);
   });

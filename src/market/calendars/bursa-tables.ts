@@ -65,8 +65,13 @@ export const BURSA_YEARS = parseDatedTable(`
 // 2017-01-27: afternoon closed on Chinese New Year eve (thestar.com.my, 2017-01-20, Bursa statement).
 // 2017-09-04: special public holiday after the SEA Games (malaymail, 2017-08-31, Bursa statement).
 // 2021-12-03: Federal Territories holiday for the Malaysia Cup (themalaysianreserve.com, 2021-12-02).
+// (2022-05-04, closed a third day of Hari Raya Aidilfitri and resuming 5 May, malaymail 2022-05-02,
+//   is already a rule date: the Labour Day substitute moves Eid's second day there.)
+// 2025-09-15: special public holiday for Malaysia Day (orientaldaily.com.my, 2025-08-26, Bursa
+//   statement listing 1, 5, 15 and 16 September).
 export const BURSA_RULE_YEAR_EXTRA = parseDatedTable(`
   2017-01-27 12:30 Chinese New Year Eve (half day)
   2017-09-04 Special public holiday
   2021-12-03 Federal Territories public holiday
+  2025-09-15 Special public holiday
 `);
