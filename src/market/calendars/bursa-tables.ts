@@ -26,8 +26,8 @@ export const BURSA_ISLAMIC = parseDatedTable(`
 //   2016 list with its notes on Sunday holidays and the half days); the Chinese New Year eve fell
 //   on a Sunday, so only the Hari Raya Puasa eve is a half day.
 // Not found complete: 2017-2023, 2026 and 2027 (the rules apply, with the dated facts below). For
-// 2026 only the Hari Raya Aidilfitri notice (malaymail.com, 2026-03-13) was found, and its dates
-// depended on the moon sighting.
+// 2026 only the Hari Raya Aidilfitri notice (malaymail.com, 2026-03-13) was found; its dates
+// depended on the moon sighting, and it keeps normal hours on the eve (no half day).
 export const BURSA_YEARS = parseDatedTable(`
   2015-01-01 New Year's Day
   2015-02-02 Federal Territory Day (observed)
