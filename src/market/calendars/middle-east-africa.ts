@@ -57,19 +57,23 @@ function jseHolidays(year: number): HolidayEntry[] {
 // trading resumes; weekend days inside a range are ignored). A feast not listed here takes the Eid
 // span of the date-holidays Hijri rules (approximation: Tadawul usually closes a few days more).
 // source, year by year:
-// 2015 Eid al-Fitr: Okaz (sauress.com/okaz/784377): last session Wed 15 July, resuming Wed 22 July
-//   after the SAMA holiday of 16-21 July.
-// 2021-2023: Saudi Exchange (Tadawul) Eid holiday announcements. A zawya.com report ("Saudi
-//   Tadawul announces Eid Al Adha holiday") gives 2023 Eid al-Adha as closed after 22 June and
-//   resuming 2 July, which disagrees with the announcement kept here; unresolved, left as it was.
+// 2015: Okaz (sauress.com/okaz/784377): Eid al-Fitr, last session Wed 15 July, resuming Wed 22 July
+//   after the SAMA holiday of 16-21 July; the same SAMA circular sets Eid al-Adha from Tue 22 to
+//   Sun 27 September (four working days), so trading resumes Mon 28 September.
+// 2021-2023: Saudi Exchange (Tadawul) Eid holiday announcements; 2021 Eid al-Adha also
+//   sharqtrend.com (last session Thu 15 July). A zawya.com report ("Saudi Tadawul announces Eid Al
+//   Adha holiday") gives 2023 Eid al-Adha as closed after 22 June and resuming 2 July, which
+//   disagrees with the announcement kept here; no second source settles it, left as it was.
 // 2024 Eid al-Fitr: zawya.com ("Saudi Tadawul keeps trading hours unchanged for Ramadan") and
 //   saudivartha.com: closed after Thu 4 April, resuming Sun 14 April.
 // 2025 Eid al-Adha: economymiddleeast.com ("Eid al-Adha 2025: Saudi Exchange announces 6-day
 //   holiday") and eastcoastdaily.in (2025-05-28): closed 5-10 June, resuming 11 June.
-// Not listed, so on the rules: 2016-2020 and the 2015 Eid al-Adha (no Tadawul announcement found),
-// 2024 Eid al-Adha, 2025 Eid al-Fitr (one report, unclear whether 27 March traded), 2026-2027.
+// Not listed, so on the rules: 2016-2020 (no Tadawul announcement found), 2024 Eid al-Adha, 2025
+// Eid al-Fitr (only argaam.com, 2025-02-27: "break will start from March 27", resuming 3 April; no
+// second source says whether 27 March traded), 2026-2027 (no announcement found).
 const SA_EID = parseDatedTable(`
   2015-07-16..2015-07-21 Eid al-Fitr
+  2015-09-22..2015-09-27 Eid al-Adha
   2021-05-13..2021-05-16 Eid al-Fitr
   2021-07-16..2021-07-22 Eid al-Adha
   2022-04-28..2022-05-08 Eid al-Fitr
