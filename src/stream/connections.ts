@@ -16,7 +16,7 @@ import { CLOSE_KEY_INVALID } from './key-changes.ts';
 import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
-import { replayPair, sinceFor, type ReplayReport } from './replay.ts';
+import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
 import { refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 
@@ -205,6 +205,7 @@ export function createStream(deps: StreamDeps) {
       return fail(ws, 'too_many_subscriptions', `too many subscriptions: at most ${maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
     }
     let replayed = 0;
+    let snapshots = 0;
     const replay: ReplayReport[] = [];
     const sendText = (text: string) => ws.send(fmt === 'json' ? text : packObject(JSON.parse(text)));
     for (const [key, pair] of unique) {
@@ -223,11 +224,13 @@ export function createStream(deps: StreamDeps) {
         const report = replayPair(deps.store, pair, after, limits.maxReplay, sendText);
         replayed += report.replayed;
         replay.push(report);
+      } else if (req.snapshot && pair.entry && snapshotPair(deps.store, pair, sendText)) {
+        snapshots++;
       }
       subs.set(key, pair);
       ws.subscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
     }
-    send(ws, { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, ...(req.since !== null && { replay }), subscriptions: active(ws) });
+    send(ws, { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, ...(req.since !== null && { replay }), ...(req.snapshot && { snapshots }), subscriptions: active(ws) });
   }
 
   const websocket: WebSocketHandler<ConnData> = {

@@ -29,6 +29,8 @@ export interface SubscribeRequest {
   symbols: string[];
   /** Replay from the ticks ring: ticks with a sequence number above this. */
   since: Since | null;
+  /** Send each named pair's latest tick first (marked `snapshot: true`), so a client starts with a value. */
+  snapshot: boolean;
   /** Echoed in the acknowledgement, so clients can match answers to requests. */
   id: string | number | null;
 }
@@ -95,7 +97,8 @@ export function parseClientFrame(text: string): ParseResult {
     if (typeof parsed === 'string') return { ok: false, code: 'bad_frame', message: parsed, id };
     since = parsed;
   }
-  return { ok: true, request: { action: f.action, channels: f.channels, symbols: f.symbols, since, id } };
+  if (f.snapshot !== undefined && typeof f.snapshot !== 'boolean') return { ok: false, code: 'bad_frame', message: '"snapshot" must be true or false', id };
+  return { ok: true, request: { action: f.action, channels: f.channels, symbols: f.symbols, since, snapshot: f.snapshot === true, id } };
 }
 
 export function errorFrame(code: ErrorCode, message: string, id: string | number | null = null): Record<string, unknown> {

@@ -51,3 +51,21 @@ export function replayPair(store: Store, pair: Pair, after: number, max: number,
   const firstSeq = ticks.length > 0 ? ticks[0]![kind === 'quote' ? 5 : 3]! : lastSeq + 1;
   return { ...report, replayed: ticks.length, first_seq: firstSeq, gap: firstSeq > after + 1 };
 }
+
+/**
+ * Sends a pair's latest tick, marked `"snapshot":true`, through `send`; returns whether there was
+ * one. Composite channels have none to send (their source count is not kept with the ticks).
+ */
+export function snapshotPair(store: Store, pair: Pair, send: (text: string) => void): boolean {
+  const entry = pair.entry!;
+  if (COMPOSITE_CLASSES.has(entry.assetClass)) return false;
+  const state = store.latest(entry.id);
+  const lastSeq = state ? (pair.channel.kind === 'quotes' ? state.quoteSeq : state.tradeSeq) : 0;
+  if (lastSeq === 0) return false;
+  let sent = false;
+  replayPair(store, pair, lastSeq - 1, 1, (text) => {
+    send(`${text.slice(0, -1)},"snapshot":true}`);
+    sent = true;
+  });
+  return sent;
+}
