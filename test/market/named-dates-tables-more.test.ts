@@ -2,11 +2,9 @@
 // year a closure and the trading day next to it, and the half days' close times. Sources are cited
 // next to each table in src/market/calendars (idx-tables.ts, bursa-tables.ts, middle-east-africa.ts).
 import { describe, expect, test } from 'bun:test';
+import { expectClosedDay, isTradingDay } from '../support/trading-days.ts';
 import { holidaysBetween, sessionsBetween } from '../../src/market/index.ts';
 
-function isTradingDay(code: string, date: string): boolean {
-  return sessionsBetween(code, date, date).length === 1;
-}
 
 describe('IDX lists and dated closures', () => {
   test.each([
@@ -28,8 +26,7 @@ describe('IDX lists and dated closures', () => {
     ['2023-06-30', 'Eid al-Adha collective leave'],
     ['2023-12-26', 'Christmas collective leave'],
   ])('ID is closed on %s (%s)', (date) => {
-    expect(isTradingDay('ID', date)).toBe(false);
-    expect(holidaysBetween('ID', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+    expectClosedDay('ID', date);
   });
 
   test.each([
@@ -67,8 +64,7 @@ describe('Bursa Malaysia lists, dated closures and half days', () => {
     ['2022-05-04', 'third day of Hari Raya Aidilfitri'],
     ['2025-09-15', 'Malaysia Day special holiday'],
   ])('MY is closed on %s (%s)', (date) => {
-    expect(isTradingDay('MY', date)).toBe(false);
-    expect(holidaysBetween('MY', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+    expectClosedDay('MY', date);
   });
 
   test.each([

@@ -2,11 +2,9 @@
 // table covers, a closure and a trading day next to it, so a later change cannot drop a year
 // silently. Sources are cited next to each table in src/market/calendars.
 import { describe, expect, test } from 'bun:test';
+import { expectClosedDay, isTradingDay } from '../support/trading-days.ts';
 import { holidaysBetween, isOpenAt, sessionsBetween } from '../../src/market/index.ts';
 
-function isTradingDay(code: string, date: string): boolean {
-  return sessionsBetween(code, date, date).length === 1;
-}
 
 describe('TWSE schedules', () => {
   test.each([
@@ -29,8 +27,7 @@ describe('TWSE schedules', () => {
     ['2023-06-23', 'Dragon Boat Festival adjusted holiday'],
     ['2023-10-09', 'National Day adjusted holiday'],
   ])('TW is closed on %s (%s)', (date) => {
-    expect(isTradingDay('TW', date)).toBe(false);
-    expect(holidaysBetween('TW', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+    expectClosedDay('TW', date);
   });
 
   test.each([
@@ -82,8 +79,7 @@ describe('Tadawul Eid closures', () => {
     ['2025-06-05', 'Eid al-Adha'],
     ['2025-06-10', 'Eid al-Adha'],
   ])('SA is closed on %s (%s)', (date) => {
-    expect(isTradingDay('SA', date)).toBe(false);
-    expect(holidaysBetween('SA', date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+    expectClosedDay('SA', date);
   });
 
   test.each([
@@ -117,8 +113,7 @@ describe('IDX and Bursa Malaysia lists', () => {
     ['MY', '2015-11-10', 'Deepavali'],
     ['MY', '2015-12-24', 'Birthday of Prophet Muhammad'],
   ])('%s is closed on %s (%s)', (code, date) => {
-    expect(isTradingDay(code, date)).toBe(false);
-    expect(holidaysBetween(code, date, date)).toEqual([expect.objectContaining({ date, status: 'closed' })]);
+    expectClosedDay(code, date);
   });
 
   test.each([
