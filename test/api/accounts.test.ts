@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
+import { until } from '../support/cli.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
 
@@ -22,13 +23,6 @@ async function createKey(dataDir: string, ...args: string[]): Promise<{ id: stri
   return JSON.parse(r.out);
 }
 
-async function until(probe: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
 
 let server: TestServer;
 let dataDir: string;

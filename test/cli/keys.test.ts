@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
-import { runMds, until } from '../support/cli.ts';
+import { createKeyOn, runMds, until } from '../support/cli.ts';
 import { connect } from '../support/ws-client.ts';
 
 let server: TestServer;
@@ -18,13 +18,7 @@ afterAll(() => server.stop());
 
 const keys = (...args: string[]) => runMds('keys', ...args, '--data-dir', server.dataDir);
 
-async function createKey(...args: string[]): Promise<{ id: string; key: string }> {
-  const r = await keys('create', '--json', ...args);
-  expect(r.code).toBe(0);
-  const created = JSON.parse(r.out) as { id: string; key: string };
-  await until(async () => (await server.get('/crypto/symbols', { key: created.key })).status === 200, 'the new key to work');
-  return created;
-}
+const createKey = (...args: string[]) => createKeyOn(server, ...args);
 
 describe('mds keys show and update', () => {
   test('show: the key and its usage in the current quota window', async () => {

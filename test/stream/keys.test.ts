@@ -3,7 +3,7 @@
 // connections (revoked: closed with 4001; entitlements narrowed: pairs dropped and named).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startServer, type TestServer } from '../support/server.ts';
-import { runMds, until } from '../support/cli.ts';
+import { createKeyOn, runMds, until } from '../support/cli.ts';
 import { connect } from '../support/ws-client.ts';
 
 const HANDSHAKE = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
@@ -16,13 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function createKey(...args: string[]): Promise<{ id: string; key: string }> {
-  const r = await runMds('keys', 'create', '--json', '--data-dir', server.dataDir, ...args);
-  expect(r.code).toBe(0);
-  const created = JSON.parse(r.out) as { id: string; key: string };
-  await until(async () => (await server.get('/crypto/symbols', { key: created.key })).status === 200, 'the new key to work');
-  return created;
-}
+const createKey = (...args: string[]) => createKeyOn(server, ...args);
 
 describe('upgrade', () => {
   test('the x-api-key header wins over ?apiKey=, as on REST', async () => {

@@ -1,6 +1,8 @@
 // Runs the real `mds` command in a child process (as an operator would) and waits for a server
 // to show a change (no sleeps in tests: poll the condition with a deadline).
+import { expect } from 'bun:test';
 import { resolve } from 'node:path';
+import type { TestServer } from './server.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
 
@@ -68,4 +70,13 @@ export async function until(probe: () => Promise<boolean>, what: string, timeout
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(50);
   }
+}
+
+/** Makes a key with `mds keys create --json ARGS` in the server's data dir; resolves once the server accepts it. */
+export async function createKeyOn(server: TestServer, ...args: string[]): Promise<{ id: string; key: string }> {
+  const r = await runMds('keys', 'create', '--json', '--data-dir', server.dataDir, ...args);
+  expect(r.code).toBe(0);
+  const created = JSON.parse(r.out) as { id: string; key: string };
+  await until(async () => (await server.get('/crypto/symbols', { key: created.key })).status === 200, 'the new key to work');
+  return created;
 }
