@@ -1,0 +1,70 @@
+// The feed boundary: what every source of market data (the simulator, a live venue, an upstream
+// vendor, a file replay) offers the ingest path. Types only; the ingest path lives in src/ingest.
+import type { AssetClass } from './asset-classes.ts';
+
+/** Where a feed is in its life; `/health` lists it per feed. */
+export type FeedState = 'connecting' | 'live' | 'stale' | 'backoff' | 'failed' | 'stopped';
+
+/** One instrument a feed supplies, mapped to the mds canonical symbol. */
+export interface FeedInstrument {
+  assetClass: AssetClass;
+  /** Canonical mds symbol as served (`BTCUSD`, `BTCUSDT` for a perpetual, `US:AAPL`). */
+  symbol: string;
+  /** The source's own name for it (`BTCUSDT`, `BTC-USD`, `XBT/USD`, `BTC`). */
+  venueSymbol: string;
+  /** Display name, used when the built-in catalog lacks the symbol and the registry learns it from the feed. */
+  name?: string;
+  /** Price decimals, used with `name` when the registry learns the symbol. */
+  decimals?: number;
+}
+
+/**
+ * Where a feed hands its normalized ticks. Instruments are named by their index in the feed's
+ * `instruments()` list, so the per-tick call carries numbers only (cheap across a worker boundary).
+ * Times are the source's event time in epoch milliseconds; a size the source does not give is null.
+ */
+export interface FeedSink {
+  quote(instrument: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void;
+  trade(instrument: number, tsMs: number, price: number, size: number | null): void;
+  /** The source's line for this instrument is no longer current (silent, errored, unsubscribed): consolidation drops it now. */
+  stale(instrument: number): void;
+}
+
+/** A feed's own report, merged into `/health` under its id. */
+export interface FeedHealth {
+  id: string;
+  state: FeedState;
+  /** Since when the current connection has been live (epoch ms), or null. */
+  connectedSinceMs: number | null;
+  /** Epoch ms of the last message received from the source, or null before the first. */
+  lastMessageMs: number | null;
+  /** Messages per second over the last few seconds. */
+  messagesPerSecond: number;
+  reconnects: number;
+  parseErrors: number;
+  instruments: number;
+  /** Why the feed is not live (auth failure, backoff reason, per-symbol venue errors), or null. */
+  reason: string | null;
+  /** Venue errors reported for single instruments, by mds symbol. */
+  instrumentErrors?: Record<string, string>;
+}
+
+/** What a feed's history backfill is asked to cover. */
+export interface BackfillRequest {
+  /** Exclusive end: history up to this minute boundary (epoch ms). */
+  endMs: number;
+  /** True on the first start of a data dir; false when resuming after a stop. */
+  isFirstStart: boolean;
+}
+
+export interface Feed {
+  /** Stable string id: `sim`, `binance`, `kraken`, ... also the venue name inside consolidation. */
+  readonly id: string;
+  /** The instruments this feed supplies (fixed once start is called). */
+  instruments(): readonly FeedInstrument[];
+  start(sink: FeedSink): void | Promise<void>;
+  stop(): void | Promise<void>;
+  health(): FeedHealth;
+  /** Optional history: writes bars through the ingest path's history writer before `start`. */
+  backfill?(request: BackfillRequest): Promise<void>;
+}

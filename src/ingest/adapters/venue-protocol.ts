@@ -1,0 +1,60 @@
+// The contract of one WebSocket venue: everything that differs between venues, as data and pure
+// functions. The shared venue client (connection, batching, pings, reconnects, staleness) runs any
+// protocol; a venue's folder under adapters/ holds its protocol, its parsers and nothing else.
+import type { AssetClass } from '../../domain/asset-classes.ts';
+import type { FeedInstrument } from '../../domain/feed.ts';
+
+/** One thing a frame said. A frame may say several (a batch of trades). */
+export type VenueEvent =
+  | { type: 'quote'; venueSymbol: string; tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null; seq?: number }
+  | { type: 'trade'; venueSymbol: string; tsMs: number; price: number; size: number | null; seq?: number }
+  /** The venue confirmed subscriptions (names as the venue echoes them, possibly empty). */
+  | { type: 'subscribed'; venueSymbols: string[] }
+  /** The venue refused or dropped one symbol; the others go on. */
+  | { type: 'symbol-error'; venueSymbol: string; message: string }
+  /** A connection-level error from the venue (connection limit, slow consumer, bad request). */
+  | { type: 'error'; message: string; fatal: boolean }
+  /** Authentication result for keyed upstreams. `ok: false` fails the feed (no reconnect loop). */
+  | { type: 'auth'; ok: boolean; message: string }
+  /** The venue pinged at the application level: send `reply` back. */
+  | { type: 'ping'; reply: string }
+  /** A frame that carries nothing for us (pong, heartbeat, status, info). */
+  | { type: 'heartbeat' };
+
+/** A frame that could not be understood: counted, logged at most once a minute, never thrown. */
+export interface VenueParseError {
+  type: 'parse-error';
+  message: string;
+}
+
+export interface VenueProtocol {
+  /** Feed id and venue name: `binance`, `binance-usdm`, `coinbase`, ... */
+  id: string;
+  /** Human description for `mds feeds`. */
+  description: string;
+  /** What the venue supplies: spot classes or perpetuals. */
+  assetClass: AssetClass;
+  defaultUrl: string;
+  /** Environment variables holding credentials, for keyed upstreams (never stored, never logged). */
+  credentials?: readonly string[];
+  /** The instruments subscribed when the feeds file names none. */
+  defaultInstruments: readonly FeedInstrument[];
+  /** Maps an mds symbol to the venue's, for instruments named in the feeds file; null if not mappable. */
+  venueSymbolOf(symbol: string): string | null;
+  /** At most this many symbols per subscribe frame, and frames per second (venue limits). */
+  maxSymbolsPerFrame: number;
+  maxFramesPerSecond: number;
+  /** URL for a connection carrying these symbols (venues that subscribe in the URL); default: the url as given. */
+  connectUrl?(baseUrl: string, venueSymbols: readonly string[]): string;
+  /** Frames sent right after open, before subscribing (auth for keyed upstreams). */
+  authFrames?(credentials: Readonly<Record<string, string>>): string[];
+  /** True if subscribing waits for a successful `auth` event. */
+  awaitsAuth?: boolean;
+  /** The frames that subscribe one batch of venue symbols (quotes and trades). */
+  subscribeFrames(venueSymbols: readonly string[], requestId: number): string[];
+  /** An application-level keepalive to send every `pingIntervalMs`, if the venue wants one. */
+  pingFrame?(): string;
+  pingIntervalMs?: number;
+  /** Pure: one text frame and the receive time to events. Never throws. */
+  parse(frame: string, recvMs: number): VenueEvent[] | VenueParseError;
+}
