@@ -58,3 +58,18 @@ export interface VenueProtocol {
   /** Pure: one text frame and the receive time to events. Never throws. */
   parse(frame: string, recvMs: number): VenueEvent[] | VenueParseError;
 }
+
+/** Per-feed settings from `--feeds FILE` (all optional; defaults come from the protocol). */
+export interface VenueFeedSettings {
+  /** Replaces the protocol's default URL (a proxy, a local test venue). */
+  url?: string;
+  /** The instruments to subscribe; default: the protocol's defaultInstruments. */
+  instruments?: readonly FeedInstrument[];
+  /** Credential values by variable name, read from the environment by the caller (never stored). */
+  credentials?: Readonly<Record<string, string>>;
+  /** A connection silent this long is dead: its lines go stale and it reconnects. */
+  silentMs?: number;
+  /** Reconnect backoff bounds. */
+  backoffMinMs?: number;
+  backoffMaxMs?: number;
+}

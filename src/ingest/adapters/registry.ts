@@ -1,0 +1,9 @@
+// Every WebSocket venue mds can connect to. Adding a venue is its folder under adapters/ plus
+// one line here.
+import type { VenueProtocol } from './venue-protocol.ts';
+
+export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [];
+
+export function venueProtocolById(id: string): VenueProtocol | undefined {
+  return VENUE_PROTOCOLS.find((p) => p.id === id);
+}
