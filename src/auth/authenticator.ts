@@ -166,7 +166,8 @@ function toAccount(record: KeyRecord, plan: Plan): Account {
   return {
     id: record.id,
     plan,
-    markets: record.markets.includes('*') ? 'all' : new Set(record.markets),
+    // A plan that limits stock markets (free: US) bounds the key's markets, whatever the key record says.
+    markets: record.markets.includes('*') ? (plan.markets ? new Set(plan.markets) : 'all') : new Set(plan.markets ? record.markets.filter((m) => plan.markets!.includes(m)) : record.markets),
     addons: new Set(record.addons.filter((a) => plan.addons.includes(a))),
     createdMs: record.createdMs,
   };

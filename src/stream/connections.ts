@@ -174,6 +174,8 @@ export function createStream(deps: StreamDeps) {
         try {
           symbol = normalizeSymbol(channel.assetClass, raw);
         } catch (err) {
+          // A name of allowed characters that no symbol of the class has is unknown, as on REST (404 there).
+          if (err instanceof ApiError && err.status === 404) return { code: 'unknown_symbol', message: `unknown symbol ${JSON.stringify(raw.trim().toUpperCase())} for ${channel.name} (send one frame per asset class)` };
           return { code: 'invalid_symbol', message: `${channel.name}: ${err instanceof ApiError ? err.message : 'invalid symbol'}` };
         }
         const entry = deps.store.registry.resolve(channel.assetClass, symbol);

@@ -87,7 +87,7 @@ describe('entitlements', () => {
   test('a stocks market not enabled on the account is a 403; the list shows only enabled markets', async () => {
     const res = await server.get('/stocks/quote/DE:SAP', { key: free });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: string }).error).toBe('market DE is not enabled for this account');
+    expect(((await res.json()) as { error: string }).error).toBe('market DE is not included in the free plan');
     const list = (await (await server.get('/stocks/symbols', { key: free })).json()) as { symbols: { market: string }[] };
     expect(list.symbols.length).toBeGreaterThan(10);
     expect(list.symbols.every((s) => s.market === 'US')).toBe(true);
@@ -102,7 +102,7 @@ describe('entitlements', () => {
     c.send({ action: 'subscribe', channels: ['indices.quotes'], symbols: ['US500'] });
     expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'asset class indices is not included in the free plan' });
     c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['DE:SAP'] });
-    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not enabled for this account' });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not included in the free plan' });
     c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['US:AAPL'] });
     expect((await c.next((m) => m.type === 'subscribed')).subscriptions).toEqual([{ channel: 'stocks.quotes', symbol: 'US:AAPL' }]);
   });
