@@ -108,6 +108,28 @@ describe('entitlements', () => {
   });
 });
 
+describe('stream upgrade refusals of a valid key', () => {
+  const handshake = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
+
+  test("past the plan's connections (429) and with a bad format (400): the key's rate-limit headers, the refusal not counted", async () => {
+    const { key } = await createKey(dataDir, '--plan', 'free');
+    await until(async () => (await server.get('/crypto/symbols', { key })).status === 200, 'the new key');
+    const counted = (await server.get('/crypto/symbols', { key })).headers;
+    const remaining = Number(counted.get('x-ratelimit-remaining'));
+    await using a = await connect(`${server.base.replace('http', 'ws')}/?apiKey=${key}`);
+    await using b = await connect(`${server.base.replace('http', 'ws')}/?apiKey=${key}`);
+    await Promise.all([a.next((m) => m.type === 'ready'), b.next((m) => m.type === 'ready')]);
+    for (const [query, status] of [[`?apiKey=${key}`, 429], [`?apiKey=${key}&format=xml`, 400]] as const) {
+      const res = await fetch(`${server.base}/${query}`, { headers: handshake });
+      expect(res.status).toBe(status);
+      expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3000', String(remaining)]);
+      expect(res.headers.get('x-ratelimit-reset')).toBe(counted.get('x-ratelimit-reset'));
+      expect(res.headers.get('x-request-id')).not.toBeNull();
+    }
+    expect((await server.get('/crypto/symbols', { key })).headers.get('x-ratelimit-remaining')).toBe(String(remaining - 1));
+  });
+});
+
 describe('legacy symbol list', () => {
   const assets = async (key: string) => new Set(((await (await server.get('/symbols', { key })).json()) as { symbols: { asset: string }[] }).symbols.map((s) => s.asset));
 
