@@ -1,8 +1,16 @@
 // Every WebSocket venue mds can connect to. Adding a venue is its folder under adapters/ plus
 // one line here.
+import { ALPACA_CRYPTO, ALPACA_STOCKS } from './alpaca/index.ts';
+import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './massive/index.ts';
 import type { VenueProtocol } from './venue-protocol.ts';
 
-export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [];
+export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
+  MASSIVE_STOCKS,
+  MASSIVE_CRYPTO,
+  MASSIVE_FOREX,
+  ALPACA_STOCKS,
+  ALPACA_CRYPTO,
+];
 
 export function venueProtocolById(id: string): VenueProtocol | undefined {
   return VENUE_PROTOCOLS.find((p) => p.id === id);
