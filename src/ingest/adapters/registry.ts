@@ -1,8 +1,17 @@
 // Every WebSocket venue mds can connect to. Adding a venue is its folder under adapters/ plus
 // one line here.
+import { bybitProtocol } from './bybit/bybit-protocol.ts';
+import { bybitLinearProtocol } from './bybit-linear/bybit-linear-protocol.ts';
+import { coinbaseProtocol } from './coinbase/coinbase-protocol.ts';
+import { krakenProtocol } from './kraken/kraken-protocol.ts';
 import type { VenueProtocol } from './venue-protocol.ts';
 
-export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [];
+export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
+  coinbaseProtocol,
+  krakenProtocol,
+  bybitProtocol,
+  bybitLinearProtocol,
+];
 
 export function venueProtocolById(id: string): VenueProtocol | undefined {
   return VENUE_PROTOCOLS.find((p) => p.id === id);
