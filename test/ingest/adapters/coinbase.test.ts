@@ -25,7 +25,7 @@ describe('coinbase protocol', () => {
   });
 
   test('stamps a quote with the envelope time, nanoseconds cut to milliseconds, and the receive time without one', () => {
-    const quote = { type: 'quote', venueSymbol: 'BTC-USD', bid: 9.5, ask: 10.5, bidSize: 2, askSize: null };
+    const quote = { type: 'quote' as const, venueSymbol: 'BTC-USD', bid: 9.5, ask: 10.5, bidSize: 2, askSize: null };
     expect(coinbaseProtocol.parse(tickerFrame('2026-11-23T21:30:37.999999999Z'), 5)).toEqual([{ ...quote, tsMs: Date.UTC(2026, 10, 23, 21, 30, 37, 999) }]);
     expect(coinbaseProtocol.parse(tickerFrame(undefined), 5)).toEqual([{ ...quote, tsMs: 5 }]);
   });
