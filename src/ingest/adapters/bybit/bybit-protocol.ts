@@ -2,7 +2,7 @@
 // `publicTrade`, of the built-in crypto pairs through their USDT pairs (USDT taken as USD).
 import { spotCryptoInstruments } from '../default-instruments.ts';
 import type { VenueProtocol } from '../venue-protocol.ts';
-import { BYBIT_PING_FRAME, BYBIT_PING_INTERVAL_MS, bybitSubscribeFrames, createBybitParser, parseBybitFrameAlone } from './parse-bybit.ts';
+import { BYBIT_STREAM } from './parse-bybit.ts';
 
 /** `BTCUSD` → `BTCUSDT`: Bybit spot quotes these coins in USDT only, so USDT stands in for USD. */
 export function bybitSpotSymbolOf(symbol: string): string | null {
@@ -16,12 +16,5 @@ export const bybitProtocol: VenueProtocol = {
   defaultUrl: 'wss://stream.bybit.com/v5/public/spot',
   defaultInstruments: spotCryptoInstruments(bybitSpotSymbolOf),
   venueSymbolOf: bybitSpotSymbolOf,
-  // Spot takes at most 10 topics per subscribe request: two per symbol.
-  maxSymbolsPerFrame: 5,
-  maxFramesPerSecond: 5,
-  subscribeFrames: bybitSubscribeFrames,
-  pingFrame: () => BYBIT_PING_FRAME,
-  pingIntervalMs: BYBIT_PING_INTERVAL_MS,
-  parse: parseBybitFrameAlone,
-  createParser: createBybitParser,
+  ...BYBIT_STREAM,
 };

@@ -1,8 +1,9 @@
 // Pure parsers for Bybit's v5 public WebSocket (spot and linear share it): `orderbook.1` (top of
 // book: a snapshot, then deltas carrying only the side that changed), `publicTrade`, subscribe
-// acks and refusals, and pongs. Prices and sizes are decimal strings; times are epoch ms.
+// acks and refusals, and pongs; and the stream settings spot and linear share. Prices and sizes are
+// decimal strings; times are epoch ms.
 import { decimal, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
-import type { VenueEvent, VenueParseError, VenueParser } from '../venue-protocol.ts';
+import type { VenueEvent, VenueParseError, VenueParser, VenueProtocol } from '../venue-protocol.ts';
 
 /** One symbol's top of book as the connection knows it, and how its update ids map to `seq`. */
 interface Top {
@@ -167,6 +168,16 @@ export function bybitSubscribeFrames(symbols: readonly string[], requestId: numb
   return [JSON.stringify({ req_id: String(requestId), op: 'subscribe', args })];
 }
 
-/** Bybit drops a connection without traffic; it asks for this every 20 s. */
-export const BYBIT_PING_FRAME = '{"op":"ping"}';
-export const BYBIT_PING_INTERVAL_MS = 20_000;
+/** What Bybit's spot and linear streams share: limits, subscribing, pings and parsing. */
+export const BYBIT_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs' | 'parse' | 'createParser'> = {
+  // Spot takes at most 10 topics per subscribe request (two per symbol); linear states only a total
+  // of 21,000 characters of topics per connection, and keeps spot's limit here too.
+  maxSymbolsPerFrame: 5,
+  maxFramesPerSecond: 5,
+  subscribeFrames: bybitSubscribeFrames,
+  // Bybit drops a connection without traffic and asks for this every 20 s.
+  pingFrame: () => '{"op":"ping"}',
+  pingIntervalMs: 20_000,
+  parse: parseBybitFrameAlone,
+  createParser: createBybitParser,
+};
