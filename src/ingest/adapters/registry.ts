@@ -1,10 +1,18 @@
 // Every WebSocket venue mds can connect to. Adding a venue is its folder under adapters/ plus
 // one line here.
 import { ALPACA_CRYPTO, ALPACA_STOCKS } from './alpaca/index.ts';
+import { bybitProtocol } from './bybit/bybit-protocol.ts';
+import { bybitLinearProtocol } from './bybit-linear/bybit-linear-protocol.ts';
+import { coinbaseProtocol } from './coinbase/coinbase-protocol.ts';
+import { krakenProtocol } from './kraken/kraken-protocol.ts';
 import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './massive/index.ts';
 import type { VenueProtocol } from './venue-protocol.ts';
 
 export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
+  coinbaseProtocol,
+  krakenProtocol,
+  bybitProtocol,
+  bybitLinearProtocol,
   MASSIVE_STOCKS,
   MASSIVE_CRYPTO,
   MASSIVE_FOREX,

@@ -1,10 +1,8 @@
 // The keyed vendor upstreams (Massive, Alpaca): auth and subscribe frames as the vendors document
-// them, symbol mapping, and RFC 3339 nanosecond times to milliseconds.
+// them, and symbol mapping (times: parse-iso-ms.test.ts).
 import { describe, expect, test } from 'bun:test';
-import fc from 'fast-check';
 import { ALPACA_CRYPTO, ALPACA_STOCKS } from '../../../src/ingest/adapters/alpaca/index.ts';
 import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from '../../../src/ingest/adapters/massive/index.ts';
-import { rfc3339ToMs } from '../../../src/ingest/adapters/rfc3339.ts';
 
 describe('Massive', () => {
   test('auth sends the key from MASSIVE_API_KEY and waits for auth_success', () => {
@@ -41,27 +39,5 @@ describe('Alpaca', () => {
   test('the IEX default stays within its 30 trade and quote channels; crypto maps BTCUSD to BTC/USD', () => {
     expect(ALPACA_STOCKS.defaultInstruments.length).toBeLessThanOrEqual(30);
     expect(ALPACA_CRYPTO.venueSymbolOf('BTCUSD')).toBe('BTC/USD');
-  });
-});
-
-describe('rfc3339ToMs', () => {
-  test('nanosecond fractions are truncated to the millisecond', () => {
-    expect(rfc3339ToMs('2021-02-22T15:51:45.335689322Z')).toBe(Date.UTC(2021, 1, 22, 15, 51, 45, 335));
-    expect(rfc3339ToMs('2021-02-22T19:15:00Z')).toBe(Date.UTC(2021, 1, 22, 19, 15, 0));
-    expect(rfc3339ToMs('2021-02-22T19:15:00.5Z')).toBe(Date.UTC(2021, 1, 22, 19, 15, 0, 500));
-  });
-
-  test.each(['', 'yesterday', '2021-02-22 19:15:00Z', '2021-02-22T19:15:00+01:00', '2021-02-22T19:15:00.1x2Z', '2021-02-22T19:15:00'])('%p is NaN', (s) => {
-    expect(rfc3339ToMs(s)).toBeNaN();
-  });
-
-  test('agrees with Date for every millisecond time', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4102444800000 }), fc.integer({ min: 0, max: 999_999 }), (ms, subMs) => {
-        const iso = new Date(ms).toISOString();
-        expect(rfc3339ToMs(iso)).toBe(ms);
-        expect(rfc3339ToMs(`${iso.slice(0, -1)}${String(subMs).padStart(6, '0')}Z`)).toBe(ms);
-      }),
-    );
   });
 });

@@ -5,7 +5,7 @@
 // exceeded, 406 connection limit exceeded, 407 slow client, 408 v2 not enabled, 409 insufficient
 // subscription, 500 internal error. Shapes: alpacahq/alpaca-docs, market-data-api
 // stock-pricing-data/realtime.md and crypto-pricing-data/realtime.md, data/webapi/entities.
-import { rfc3339ToMs } from '../rfc3339.ts';
+import { parseIsoMs } from '../parse-iso-ms.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 const fail = (message: string): VenueParseError => ({ type: 'parse-error', message });
@@ -36,13 +36,13 @@ function eventOf(e: unknown): VenueEvent | VenueParseError | null {
   switch (raw.T) {
     case 'q': {
       const { S, bp, ap, t } = raw;
-      const tsMs = typeof t === 'string' ? rfc3339ToMs(t) : NaN;
+      const tsMs = parseIsoMs(t);
       if (typeof S !== 'string' || !isNum(bp) || !isNum(ap) || Number.isNaN(tsMs)) return fail('quote without S, bp, ap or an RFC 3339 t');
       return { type: 'quote', venueSymbol: S, tsMs, bid: bp, ask: ap, bidSize: sizeOf(raw.bs), askSize: sizeOf(raw.as) };
     }
     case 't': {
       const { S, p, t } = raw;
-      const tsMs = typeof t === 'string' ? rfc3339ToMs(t) : NaN;
+      const tsMs = parseIsoMs(t);
       if (typeof S !== 'string' || !isNum(p) || Number.isNaN(tsMs)) return fail('trade without S, p or an RFC 3339 t');
       return { type: 'trade', venueSymbol: S, tsMs, price: p, size: sizeOf(raw.s) };
     }
