@@ -8,6 +8,8 @@ import type { BunPlugin } from 'bun';
 
 const ROOT = resolve(import.meta.dir, '..');
 const ENTRY = join(ROOT, 'src/main.ts');
+/** Worker entry points: a compiled executable holds only what the build lists (see Bun's executables docs). */
+const WORKERS = [join(ROOT, 'src/ingest/adapters/venue-worker.ts')];
 
 interface NativeAddon {
   /** The package whose addon is loaded through node-gyp-build-optional-packages. */
@@ -106,7 +108,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const embedded = new Map<string, string>();
   const result = await Bun.build({
-    entrypoints: [ENTRY],
+    entrypoints: [ENTRY, ...WORKERS],
     target: 'bun',
     // Elysia reads handler source to see which request parts a handler uses and whether it may be
     // async: keep identifiers, and keep syntax as written (see the handlers in api/routes).
