@@ -27,6 +27,16 @@ function inThreadFeed(protocol: VenueProtocol, settings: VenueFeedSettings, opti
   };
 }
 
+/**
+ * The worker's entry. From source it sits beside this file; in a compiled executable this file is
+ * bundled into the entry chunk at the root of the embedded src/ tree, and the worker (an extra
+ * entry point of scripts/build.ts) keeps its path under that root.
+ */
+function workerUrl(): string {
+  const compiled = import.meta.url.includes('/$bunfs/') || import.meta.url.includes('/~BUN/');
+  return (compiled ? new URL('./ingest/adapters/venue-worker.ts', import.meta.url) : new URL('./venue-worker.ts', import.meta.url)).href;
+}
+
 /** How long stop() waits for the worker to close its socket before terminating it. */
 const STOP_GRACE_MS = 1000;
 
@@ -41,7 +51,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
     start(sink: FeedSink) {
       if (worker !== null) return;
       health = { ...health, state: 'connecting' };
-      const w = new Worker(new URL('./venue-worker.ts', import.meta.url).href);
+      const w = new Worker(workerUrl());
       worker = w;
       w.onmessage = (event: MessageEvent<FromWorker>) => {
         const msg = event.data;
