@@ -10,6 +10,7 @@ export const DEFAULT_BACKOFF_MAX_MS = 30_000;
 /** A parse error is logged at most this often; the rest are counted. */
 export const PARSE_ERROR_LOG_EVERY_MS = 60_000;
 
+/** Functions cannot cross into a worker: `nowMs` and `random` apply in-thread only; `log` lines cross as messages. */
 export interface VenueClientOptions {
   log?: (line: string) => void;
   /** Epoch ms now (tests drive it); default Date.now. */
@@ -133,7 +134,6 @@ export class VenueClient {
   // --- connection ------------------------------------------------------------------------------
 
   private connect(): void {
-    if (this.state === 'stopped' && this.sink === null) return;
     this.setState('connecting', this.reason);
     const symbols = this.instruments.map((i) => i.venueSymbol);
     const url = this.protocol.connectUrl ? this.protocol.connectUrl(this.url, symbols) : this.url;

@@ -3,8 +3,7 @@
 import type { FeedInstrument } from '../../../domain/feed.ts';
 import { CRYPTO } from '../../reference/crypto.ts';
 import { PERPETUALS } from '../../reference/perpetuals.ts';
-import { binanceStreams, binanceSubscribeFrames, combinedStreamUrl, parseBinanceFrame } from '../binance/parse-binance.ts';
-import type { VenueProtocol } from '../venue-protocol.ts';
+import { binanceStreamProtocol } from '../binance/binance-streams.ts';
 
 /** mds perpetuals are named like Binance's (`BTCUSDT`). */
 export function binanceUsdmSymbolOf(symbol: string): string | null {
@@ -22,19 +21,13 @@ const INSTRUMENTS: readonly FeedInstrument[] = PERPETUALS.filter((p) => CRYPTO_C
   decimals: spec.decimals,
 }));
 
-const CHANNELS = ['bookTicker', 'trade'] as const;
-
-export const binanceUsdmProtocol: VenueProtocol = {
+export const binanceUsdmProtocol = binanceStreamProtocol({
   id: 'binance-usdm',
   description: 'Binance USDⓈ-M futures: best bid/offer (bookTicker) and trades of the USDT perpetuals',
   assetClass: 'perpetuals',
   defaultUrl: 'wss://fstream.binance.com/public',
   defaultInstruments: INSTRUMENTS,
   venueSymbolOf: binanceUsdmSymbolOf,
-  // 1,024 streams per connection; 10 incoming messages per second, pongs included.
-  maxSymbolsPerFrame: 100,
+  // 10 incoming messages per second, pongs included.
   maxFramesPerSecond: 8,
-  connectUrl: (baseUrl) => combinedStreamUrl(baseUrl),
-  subscribeFrames: (venueSymbols, requestId) => binanceSubscribeFrames(binanceStreams(venueSymbols, CHANNELS), requestId),
-  parse: parseBinanceFrame,
-};
+});

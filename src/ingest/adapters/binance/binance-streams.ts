@@ -1,6 +1,7 @@
-// Pure parsers for Binance's market streams (spot and USDⓈ-M futures share the envelope and the
-// book-ticker and trade payloads): frame text + receive time to venue events, never throwing.
-import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
+// Binance's market streams, shared by spot and USDⓈ-M futures (same envelope, same book-ticker and
+// trade payloads): the pure parser (frame text + receive time to venue events, never throwing) and
+// the protocol both venues build on.
+import type { VenueEvent, VenueParseError, VenueProtocol } from '../venue-protocol.ts';
 
 type Json = Record<string, unknown>;
 
@@ -104,10 +105,20 @@ export function binanceStreams(venueSymbols: readonly string[], channels: readon
   return venueSymbols.flatMap((s) => channels.map((c) => `${s.toLowerCase()}@${c}`));
 }
 
-/** One SUBSCRIBE request for the given streams (its `id` comes back in the answer). */
-export function binanceSubscribeFrames(streams: readonly string[], requestId: number): string[] {
-  return [JSON.stringify({ method: 'SUBSCRIBE', params: streams, id: requestId })];
-}
+/** The streams subscribed per symbol: best bid/offer and trades. */
+const CHANNELS = ['bookTicker', 'trade'] as const;
 
-/** The combined-stream endpoint under a base URL (a trailing slash tolerated). */
-export const combinedStreamUrl = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/stream`;
+/**
+ * A Binance market-stream venue (spot or futures): the combined-stream endpoint (`<url>/stream`),
+ * SUBSCRIBE requests of up to 100 symbols (200 of the 1,024 streams a connection may carry), and
+ * the shared parser. The venue pings at the WebSocket level (answered by the runtime).
+ */
+export function binanceStreamProtocol(venue: Pick<VenueProtocol, 'id' | 'description' | 'assetClass' | 'defaultUrl' | 'defaultInstruments' | 'venueSymbolOf' | 'maxFramesPerSecond'>): VenueProtocol {
+  return {
+    ...venue,
+    maxSymbolsPerFrame: 100,
+    connectUrl: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/stream`,
+    subscribeFrames: (venueSymbols, requestId) => [JSON.stringify({ method: 'SUBSCRIBE', params: binanceStreams(venueSymbols, CHANNELS), id: requestId })],
+    parse: parseBinanceFrame,
+  };
+}
