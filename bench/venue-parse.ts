@@ -13,6 +13,7 @@ const SHARE_OF_DURATION = 0.1;
 function framePool(protocol: VenueProtocol, kind: 'quote' | 'trade'): string[] {
   const frames = framesFromFixtures(protocol.id);
   const template = kind === 'quote' ? frames.quote : frames.trade;
+  if (template === undefined) return [];
   return protocol.defaultInstruments.map((inst, i) => aim(template, inst.venueSymbol, (template.seq ?? 0) + i + 1));
 }
 
@@ -44,6 +45,7 @@ export async function benchVenueParse(ctx: BenchContext): Promise<Row[]> {
   for (const protocol of VENUE_PROTOCOLS) {
     for (const kind of ['quote', 'trade'] as const) {
       const pool = framePool(protocol, kind);
+      if (pool.length === 0) continue; // a source without trades
       ctx.log(`venue-parse ${protocol.id} ${kind}: ${pool.length} frames cycled for ${seconds} s`);
       const r = measure(protocol, pool, seconds);
       const label = kind === 'quote' ? 'book ticker' : 'trade';

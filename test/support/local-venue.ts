@@ -18,7 +18,8 @@ export interface FrameTemplate {
 /** What a local venue can say, taken from one venue's fixtures (or written for a test protocol). */
 export interface VenueFrames {
   quote: FrameTemplate;
-  trade: FrameTemplate;
+  /** Absent for a source without trades (a forex quote feed). */
+  trade?: FrameTemplate;
   /** Sent for each frame the client sends after auth (a subscription answer). */
   ack?: string;
   symbolError?: FrameTemplate;
@@ -35,7 +36,7 @@ interface Fixture {
 
 const textOf = (frame: unknown) => (typeof frame === 'string' ? frame : JSON.stringify(frame));
 
-/** The frames of `test/fixtures/<venueId>/`: the first single-event fixture of each kind. */
+/** The frames of `test/fixtures/<venueId>/`: the first fixture of each kind, single-event ones first. */
 export function framesFromFixtures(venueId: string): VenueFrames {
   const dir = join(FIXTURES, venueId);
   const fixtures = readdirSync(dir)
@@ -43,15 +44,17 @@ export function framesFromFixtures(venueId: string): VenueFrames {
     .sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Fixture);
   const single = (type: VenueEvent['type']) => fixtures.find((f) => Array.isArray(f.events) && f.events.length === 1 && f.events[0]!.type === type);
+  // A frame of one event is preferred; a venue whose frames all carry several gets its first such frame.
+  const containing = (type: VenueEvent['type']) => fixtures.find((f) => Array.isArray(f.events) && f.events.some((e) => e.type === type));
   const template = (type: 'quote' | 'trade' | 'symbol-error'): FrameTemplate | undefined => {
-    const f = single(type);
+    const f = single(type) ?? containing(type);
     if (f === undefined) return undefined;
-    const e = (f.events as VenueEvent[])[0] as Extract<VenueEvent, { venueSymbol: string }>;
+    const e = (f.events as VenueEvent[]).find((ev) => ev.type === type) as Extract<VenueEvent, { venueSymbol: string }>;
     return { text: textOf(f.frame), venueSymbol: e.venueSymbol, seq: 'seq' in e ? e.seq : undefined };
   };
   const quote = template('quote');
   const trade = template('trade');
-  if (quote === undefined || trade === undefined) throw new Error(`fixtures of ${venueId} lack a single-quote or single-trade frame`);
+  if (quote === undefined) throw new Error(`fixtures of ${venueId} have no quote frame`);
   const auth = (ok: boolean) => fixtures.find((f) => Array.isArray(f.events) && f.events.length === 1 && f.events[0]!.type === 'auth' && f.events[0]!.ok === ok);
   const ack = single('subscribed');
   const malformed = fixtures.find((f) => !Array.isArray(f.events) && typeof f.frame === 'string');
@@ -141,13 +144,15 @@ export class LocalVenue implements AsyncDisposable {
   }
 
   sendTrade(venueSymbol: string): void {
-    this.send(aim(this.frames.trade, venueSymbol, this.nextSeq(`t:${venueSymbol}`, this.frames.trade)));
+    const trade = this.frames.trade;
+    if (trade === undefined) throw new Error('this venue has no trade frame');
+    this.send(aim(trade, venueSymbol, this.nextSeq(`t:${venueSymbol}`, trade)));
   }
 
   /** A trade whose sequence number skips `missed` numbers. */
   sendTradeAfterGap(venueSymbol: string, missed: number): void {
     const key = `t:${venueSymbol}`;
-    this.seqs.set(key, (this.seqs.get(key) ?? this.frames.trade.seq ?? 0) + missed);
+    this.seqs.set(key, (this.seqs.get(key) ?? this.frames.trade?.seq ?? 0) + missed);
     this.sendTrade(venueSymbol);
   }
 

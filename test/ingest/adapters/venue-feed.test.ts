@@ -119,7 +119,7 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('venue client over a local 
     });
   });
 
-  if (frames.trade.seq !== undefined) {
+  if (frames.trade?.seq !== undefined) {
     test('a sequence gap is counted and marks the line stale until its next good update', async () => {
       await using venue = new LocalVenue(frames);
       const feed = createVenueFeed(protocol, { url: venue.url, instruments, ...FAST }, { inThread: true });
@@ -136,6 +136,42 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('venue client over a local 
       });
     });
   }
+});
+
+/** The keyed upstreams whose fixtures record both auth answers: run over a local venue that grants or refuses. */
+const KEYED = VENUE_PROTOCOLS.filter((p) => p.awaitsAuth === true)
+  .map((p) => [p.id, p, framesFromFixtures(p.id)] as const)
+  .filter(([, , frames]) => frames.authOk !== undefined && frames.authFail !== undefined);
+
+describe.each(KEYED)('venue client over a local keyed %s venue', (id, protocol, frames) => {
+  const instruments = protocol.defaultInstruments.slice(0, 2);
+  const credentials = Object.fromEntries((protocol.credentials ?? []).map((name) => [name, `test-${name}`]));
+
+  test('subscribes only once the venue accepts the key, then quotes flow', async () => {
+    await using venue = new LocalVenue(frames, { auth: 'accept' });
+    const feed = createVenueFeed(protocol, { url: venue.url, instruments, credentials, ...FAST }, { inThread: true });
+    const authFrames = protocol.authFrames?.(credentials) ?? [];
+    await withFeed(feed, async (sink) => {
+      const expected = [...authFrames, ...protocol.subscribeFrames(instruments.map((i) => i.venueSymbol), 1)];
+      await wait(() => venue.connections[0]?.received.length === expected.length, 'auth and the subscription');
+      expect(venue.connections[0]!.received).toEqual(expected);
+      venue.sendQuote(instruments[0]!.venueSymbol);
+      await wait(() => sink.quotes.length === 1, 'the quote');
+      expect(feed.health().state).toBe('live');
+    });
+  });
+
+  test('a refused key is a failed state with the venue\'s reason, not a reconnect loop', async () => {
+    await using venue = new LocalVenue(frames, { auth: 'refuse' });
+    const logs: string[] = [];
+    const feed = createVenueFeed(protocol, { url: venue.url, instruments, credentials, backoffMinMs: 1, backoffMaxMs: 1 }, { inThread: true, log: (l) => logs.push(l) });
+    await withFeed(feed, async () => {
+      await wait(() => feed.health().state === 'failed' && venue.openConnections === 0, 'the feed to fail and close');
+      expect(feed.health().reason).toStartWith('authentication failed: ');
+      expect(logs.filter((l) => l.includes('authentication failed'))).toHaveLength(1);
+      expect(venue.connections).toHaveLength(1);
+    });
+  });
 });
 
 describe('venue client with a keyed test venue', () => {
