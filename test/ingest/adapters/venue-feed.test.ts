@@ -7,7 +7,7 @@ import { ManualClock } from '../../../src/clock.ts';
 import type { Feed, FeedHealth, FeedSink } from '../../../src/domain/feed.ts';
 import { VENUE_PROTOCOLS } from '../../../src/ingest/adapters/registry.ts';
 import { createVenueFeed } from '../../../src/ingest/adapters/venue-feed.ts';
-import { PARSE_ERROR_LOG_EVERY_MS } from '../../../src/ingest/adapters/venue-client.ts';
+import { PARSE_ERROR_LOG_EVERY_MS, VenueClient } from '../../../src/ingest/adapters/venue-client.ts';
 import type { VenueProtocol } from '../../../src/ingest/adapters/venue-protocol.ts';
 import { until } from '../../support/cli.ts';
 import { framesFromFixtures, LocalVenue } from '../../support/local-venue.ts';
@@ -240,7 +240,27 @@ describe('venue client with a keyed test venue', () => {
     });
   });
 
-  test('a refused connection backs off and retries until the venue is there', async () => {
+  test.each([
+    [1, [10, 20, 40, 40]],
+    [0, [5, 10, 20, 20]],
+  ])('backoff doubles from backoffMinMs to backoffMaxMs, jittered down to half (jitter draw %d)', async (draw, delays) => {
+    // Port 9 on 127.0.0.1 refuses, so every attempt fails at once and the next delay is drawn.
+    const client = new VenueClient(testVenueProtocol(), { url: 'ws://127.0.0.1:9', credentials, backoffMinMs: 10, backoffMaxMs: 40 }, { random: () => draw });
+    const reasons: string[] = [];
+    client.onStateChange = () => {
+      const reason = client.health().reason;
+      if (client.health().state === 'backoff' && reason !== null) reasons.push(reason);
+    };
+    client.start(new RecordingSink());
+    try {
+      await wait(() => reasons.length >= delays.length, 'four backoffs');
+    } finally {
+      client.stop();
+    }
+    expect(reasons.slice(0, delays.length).map((r) => Number(r.match(/reconnecting in (\d+) ms$/)?.[1]))).toEqual(delays);
+  });
+
+  test('a refused connection leaves the lines stale and the feed in backoff until stopped', async () => {
     const logs: string[] = [];
     // Port 9 on 127.0.0.1 refuses: each attempt fails and is retried with backoff.
     const feed = createVenueFeed(testVenueProtocol(), { url: 'ws://127.0.0.1:9', credentials, ...FAST }, { inThread: true, log: (l) => logs.push(l) });
