@@ -35,6 +35,8 @@ export interface VenueProtocol {
   /** What the venue supplies: spot classes or perpetuals. */
   assetClass: AssetClass;
   defaultUrl: string;
+  /** False for a source that publishes quotes only (forex vendors); default true. */
+  suppliesTrades?: boolean;
   /** Environment variables holding credentials, for keyed upstreams (never stored, never logged). */
   credentials?: readonly string[];
   /** The instruments subscribed when the feeds file names none. */
