@@ -3,7 +3,7 @@
 // Usage: bun scripts/build.ts [--outfile PATH]   (env MDS_BUILD_COMMIT overrides the commit)
 import { rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
 
 const ROOT = resolve(import.meta.dir, '..');
@@ -132,6 +132,7 @@ async function main(): Promise<number> {
   for (const log of result.logs) console.warn(log);
   // The executable embeds the sourcemap (stack traces name src/ files); the copy written beside it is not needed.
   rmSync(`${outfile}.map`, { force: true });
+  for (const worker of WORKERS) rmSync(join(dirname(outfile), `${basename(worker, '.ts')}.js.map`), { force: true });
 
   for (const addon of ADDONS) {
     const path = embedded.get(addon.pkg);
