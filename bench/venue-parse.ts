@@ -1,6 +1,8 @@
 // Hot path: venue frame parsing. Every registered protocol's parse() over its recorded book-ticker
-// and trade frames (re-aimed at each of its default instruments, so symbols vary), in-process on
-// one core. Target (issue 14): ≥ 500,000 frames/s for trade and book-ticker frames.
+// and trade frames (re-aimed at each of its default instruments, so symbols vary), in-process.
+// Frames per CPU-second of this process (one core's worth), so a busy shared machine slows the run
+// without moving the number much; the wall-clock rate is in the notes.
+// Target (issue 14): ≥ 500,000 frames/s on one core for trade and book-ticker frames.
 import { VENUE_PROTOCOLS } from '../src/ingest/adapters/registry.ts';
 import type { VenueProtocol } from '../src/ingest/adapters/venue-protocol.ts';
 import { aim, framesFromFixtures } from '../test/support/local-venue.ts';
@@ -18,7 +20,7 @@ function framePool(protocol: VenueProtocol, kind: 'quote' | 'trade'): string[] {
 }
 
 /** Frames parsed per second over `seconds`, checking every result so the work cannot be skipped. */
-function measure(protocol: VenueProtocol, pool: string[], seconds: number): { framesPerS: number; frames: number } {
+function measure(protocol: VenueProtocol, pool: string[], seconds: number): { framesPerCpuS: number; framesPerWallS: number; frames: number } {
   let frames = 0;
   let events = 0;
   const run = (n: number) => {
@@ -29,14 +31,17 @@ function measure(protocol: VenueProtocol, pool: string[], seconds: number): { fr
   };
   run(50_000); // warm-up: the JIT settles on the parser
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const deadline = started + seconds * 1000;
   while (performance.now() < deadline) {
     run(10_000);
     frames += 10_000;
   }
+  const cpu = process.cpuUsage(cpu0);
+  const cpuS = (cpu.user + cpu.system) / 1e6;
   const elapsedS = (performance.now() - started) / 1000;
   if (events < frames) throw new Error(`${protocol.id}: ${frames - events} of ${frames} frames gave no event`);
-  return { framesPerS: frames / elapsedS, frames };
+  return { framesPerCpuS: frames / cpuS, framesPerWallS: frames / elapsedS, frames };
 }
 
 export async function benchVenueParse(ctx: BenchContext): Promise<Row[]> {
@@ -53,21 +58,21 @@ export async function benchVenueParse(ctx: BenchContext): Promise<Row[]> {
         id: `venue-parse.${protocol.id}.${kind}`,
         bench: 'venue-parse',
         label: `parse ${protocol.id} ${label}`,
-        unit: 'frames/s',
+        unit: 'frames/cpu-s',
         ceiling: null,
         ceilingP50Ms: null,
         ceilingP99Ms: null,
-        value: r.framesPerS,
+        value: r.framesPerCpuS,
         p50Ms: null,
         p99Ms: null,
         mbPerS: null,
         ratio: null,
-        target: `≥${TARGET_FRAMES_PER_S.toLocaleString('en-US')} frames/s`,
-        pass: r.framesPerS >= TARGET_FRAMES_PER_S,
+        target: `≥${TARGET_FRAMES_PER_S.toLocaleString('en-US')} frames/cpu-s`,
+        pass: r.framesPerCpuS >= TARGET_FRAMES_PER_S,
         checkOn: 'value',
         problems: [],
-        notes: [],
-        details: { frames: r.frames, seconds, pool: pool.length, bytes_per_frame: Math.round(pool.reduce((s, f) => s + f.length, 0) / pool.length) },
+        notes: [`${Math.round(r.framesPerWallS).toLocaleString('en-US')} frames/s of wall-clock time`],
+        details: { frames: r.frames, seconds, frames_per_wall_s: r.framesPerWallS, pool: pool.length, bytes_per_frame: Math.round(pool.reduce((s, f) => s + f.length, 0) / pool.length) },
       });
     }
   }
