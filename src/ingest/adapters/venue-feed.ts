@@ -56,7 +56,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       w.onmessage = (event: MessageEvent<FromWorker>) => {
         const msg = event.data;
         if (msg.type === 'ticks') deliverBatch(msg.batch, sink);
-        else if (msg.type === 'health') health = msg.health;
+        else if (msg.type === 'health') health = { ...msg.health, instruments: instruments.length };
         else if (msg.type === 'log') log(msg.line);
       };
       w.onerror = (event) => {

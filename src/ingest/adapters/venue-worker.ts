@@ -26,7 +26,10 @@ self.onmessage = (event: MessageEvent<ToWorker>) => {
   if (msg.type === 'start' && client === null) {
     const protocol = venueProtocolById(msg.protocolId);
     if (protocol === undefined) {
-      post({ type: 'log', line: `feed ${msg.protocolId}: no such venue protocol in the registry` });
+      // Only registered protocols can run in a worker (functions do not cross); others run in-thread.
+      const reason = `no venue protocol ${msg.protocolId} in the registry (run it with inThread)`;
+      post({ type: 'log', line: `feed ${msg.protocolId}: ${reason}` });
+      post({ type: 'health', health: { id: msg.protocolId, state: 'failed', connectedSinceMs: null, lastMessageMs: null, messagesPerSecond: 0, reconnects: 0, parseErrors: 0, instruments: 0, reason } });
       return;
     }
     let scheduled = false;

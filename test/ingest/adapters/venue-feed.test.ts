@@ -272,3 +272,15 @@ describe('venue client with a keyed test venue', () => {
     expect(feed.health().state).toBe('stopped');
   });
 });
+
+describe('venue feed in a worker', () => {
+  test('a protocol the registry lacks fails with a reason instead of hanging in connecting', async () => {
+    const logs: string[] = [];
+    const feed = createVenueFeed(testVenueProtocol(), { url: 'ws://127.0.0.1:9' }, { log: (l) => logs.push(l) });
+    await withFeed(feed, async () => {
+      await wait(() => feed.health().state === 'failed', 'the failed state');
+      expect(feed.health().reason).toBe('no venue protocol test-venue in the registry (run it with inThread)');
+      expect(logs).toEqual(['feed test-venue: no venue protocol test-venue in the registry (run it with inThread)']);
+    });
+  });
+});
