@@ -52,6 +52,12 @@ export function ifWeekday(date: string): string[] {
   return isoWeekday(date) <= 5 ? [date] : [];
 }
 
+/** LSE practice: an eve on a weekend moves its half day to the Friday before. */
+export function eveOrFridayBefore(date: string): string {
+  const weekday = isoWeekday(date);
+  return weekday === 6 ? addDays(date, -1) : weekday === 7 ? addDays(date, -2) : date;
+}
+
 /**
  * A dated table written one entry per line: `YYYY-MM-DD[..YYYY-MM-DD] [HH:MM] name`, where a
  * range closes every date in it and a time makes the entry an early close; `d1,d2,...` lists

@@ -3,7 +3,7 @@
 // Jakarta, Kuala Lumpur and Manila (southeast-asia.ts) use announced tables over rules; Sydney
 // and Auckland are rules.
 import { addDays, easterOffset, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
@@ -76,7 +76,10 @@ function bseHolidays(year: number): HolidayEntry[] {
 }
 
 // ASX: national holidays of New South Wales that close the exchange; Anzac Day is not moved when
-// it falls on a weekend. 14:10 close on Christmas Eve and New Year's Eve. source: ASX trading calendar.
+// it falls on a weekend. 14:10 close on Christmas Eve and New Year's Eve, on the Friday before when
+// the eve is a weekend day (2016, 2017, 2023), but normal hours on Fridays 23 and 30 December 2022.
+// source: ASX trading calendar; ASX notice 1252.22.11 (2022: normal day session hours on both
+// Fridays); the reference sessions (exchange_calendars XASX) show the same days.
 const AU_AD_HOC = parseDatedTable(`
   2022-09-22 National Day of Mourning for Queen Elizabeth II
 `);
@@ -91,14 +94,17 @@ function asxHolidays(year: number): HolidayEntry[] {
     closed(nthWeekday(year, 6, 1, 2), "King's Birthday"),
     closed(christmas, 'Christmas Day'),
     closed(boxing, 'Boxing Day'),
-    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '14:10')),
-    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '14:10')),
+    ...(year === 2022 ? [] : [
+      earlyClose(eveOrFridayBefore(ymd(year, 12, 24)), 'Christmas Eve (early close)', '14:10'),
+      earlyClose(eveOrFridayBefore(ymd(year, 12, 31)), "New Year's Eve (early close)", '14:10'),
+    ]),
     ...tableYear(AU_AD_HOC, year),
   ];
 }
 
 // NZX: New Zealand national holidays with Mondayisation (Waitangi and Anzac Day since 2014),
-// Matariki (dated by law from 2022) and 12:45 closes on Christmas Eve and New Year's Eve.
+// Matariki (dated by law from 2022) and 12:45 closes on Christmas Eve and New Year's Eve (on the
+// Friday before when the eve is a weekend day, as the reference sessions of XNZE show).
 // source: NZX market holidays notices; Te Kahui o Matariki Public Holiday Act 2022.
 const NZ_DATED = parseDatedTable(`
   2022-06-24 Matariki
@@ -123,8 +129,8 @@ function nzxHolidays(year: number): HolidayEntry[] {
     closed(nthWeekday(year, 10, 1, 4), 'Labour Day'),
     closed(christmas, 'Christmas Day'),
     closed(boxing, 'Boxing Day'),
-    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '12:45')),
-    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '12:45')),
+    earlyClose(eveOrFridayBefore(ymd(year, 12, 24)), 'Christmas Eve (early close)', '12:45'),
+    earlyClose(eveOrFridayBefore(ymd(year, 12, 31)), "New Year's Eve (early close)", '12:45'),
     ...tableYear(NZ_DATED, year),
   ];
 }

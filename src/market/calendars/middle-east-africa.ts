@@ -44,6 +44,7 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
 // from the date-holidays rules) plus election days and one-off holidays declared by the President.
 const ZA_AD_HOC = parseDatedTable(`
   2016-08-03 Local Government Elections
+  2016-12-27 Public Holiday (Christmas Day on Sunday)
   2019-05-08 National Elections
   2021-11-01 Local Government Elections
   2022-12-27 Public Holiday (Christmas Day on Sunday)
