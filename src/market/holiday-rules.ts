@@ -13,6 +13,22 @@ export function earlyClose(date: string, name: string, closeAt: string): Holiday
   return { date, name, closeMin: hm(closeAt) };
 }
 
+/** Other hours on one date: a late open and/or a close other than the regular one. */
+export function otherHours(date: string, name: string, hours: { open?: string; close?: string }): HolidayEntry {
+  return {
+    date, name,
+    ...(hours.open === undefined ? {} : { openMin: hm(hours.open) }),
+    ...(hours.close === undefined ? {} : { closeMin: hm(hours.close) }),
+  };
+}
+
+/** The last Monday-to-Friday date before `date`. */
+export function lastWeekdayBefore(date: string): string {
+  let day = addDays(date, -1);
+  while (isoWeekday(day) > 5) day = addDays(day, -1);
+  return day;
+}
+
 /** US federal style: Saturday is observed on Friday, Sunday on Monday. */
 export function observedNearestWeekday(date: string): string {
   const weekday = isoWeekday(date);

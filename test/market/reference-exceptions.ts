@@ -1,7 +1,7 @@
 // Dates where the calendar deliberately differs from the reference session files, each with the
-// primary source (exchange notice, official gazette) that shows the reference wrong there. An
-// entry covers the dates from..to (both included) on which the reference or the calendar trades;
-// `ours` is the calendar's answer there in the reference test's notation: `closed`, or the
+// source that shows the reference wrong there (the exchange's notice, or the press report quoting
+// it). An entry covers the dates from..to (both included) on which the reference or the calendar
+// trades; `ours` is the calendar's answer there in the reference test's notation: `closed`, or the
 // session's UTC `HH:MM-HH:MMZ` (with ` break HH:MM-HH:MM`).
 
 export interface ReferenceException {
@@ -12,7 +12,27 @@ export interface ReferenceException {
   source: string;
 }
 
-export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [];
+// BMV keeps its session on the New York clock: 07:30-14:00 Mexico City while New York is on
+// daylight time and Mexico City is not (the reference keeps 08:30-15:00).
+const BMV_NEW_YORK_CLOCK = 'BMV notices on the US daylight-time switches, quoted by Bloomberg Linea 2022-09-29 (BMV: the '
+  + 'exchange "always aligns its hours with New York"; BMV and BIVA announce the 7:30-14:00 session in advance) and El CEO '
+  + '2023-03 (until 2022 the shift lasted only the weeks between the US and Mexican switch dates)';
+const bmvWeeks = (from: string, to: string): ReferenceException => ({ market: 'MX', from, to, ours: '13:30-20:00Z', source: BMV_NEW_YORK_CLOCK });
+
+// HKEX cancels all trading when a No. 8 typhoon signal or a black rainstorm warning is in force at noon.
+const HKEX_SEVERE_WEATHER = 'HKEX announcements of 1 and 8 September 2023 (reproduced by Mondo Visione 2023-09-08); '
+  + 'SCMP 2023-09-08: full-day halts on 1 September (Typhoon Saola) and 8 September (black rainstorm)';
+
+export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
+  bmvWeeks('2015-03-09', '2015-04-03'), bmvWeeks('2015-10-26', '2015-10-30'),
+  bmvWeeks('2016-03-14', '2016-04-01'), bmvWeeks('2016-10-31', '2016-11-04'),
+  bmvWeeks('2017-03-13', '2017-03-31'), bmvWeeks('2017-10-30', '2017-11-03'),
+  bmvWeeks('2018-03-12', '2018-03-30'), bmvWeeks('2018-10-29', '2018-11-02'),
+  bmvWeeks('2019-03-11', '2019-04-05'), bmvWeeks('2019-10-28', '2019-11-01'),
+  bmvWeeks('2020-03-09', '2020-04-03'),
+  { market: 'HK', from: '2023-09-01', to: '2023-09-01', ours: 'closed', source: HKEX_SEVERE_WEATHER },
+  { market: 'HK', from: '2023-09-08', to: '2023-09-08', ours: 'closed', source: HKEX_SEVERE_WEATHER },
+];
 
 export function exceptionOn(market: string, date: string): ReferenceException | undefined {
   return REFERENCE_EXCEPTIONS.find((e) => e.market === market && e.from <= date && date <= e.to);

@@ -2,8 +2,11 @@
 // from the date-holidays rules plus exchange specifics; Shanghai, Mumbai, Taipei (twse.ts) and
 // Jakarta, Kuala Lumpur and Manila (southeast-asia.ts) use announced tables over rules; Sydney
 // and Auckland are rules.
-import { addDays, easterOffset, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { addDays, easterOffset, isoWeekday, nthWeekday, ymd } from '../civil-date.ts';
+import {
+  christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, lastWeekdayBefore, mondayisedPair, observedNextMonday, otherHours, parseDatedTable,
+  publicHolidays, tableYear,
+} from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
@@ -30,14 +33,36 @@ function hkexHolidays(year: number): HolidayEntry[] {
   return [...list, ...tableYear(HK_AD_HOC, year)];
 }
 
-// KRX: Korean public holidays, Labour Day, the year-end closing day (31 Dec) and election or
-// temporary holidays. source: KRX market holiday notices (e.g. 2025: Jan 28-30 Seollal).
+// KRX: Korean public holidays, Labour Day, the year-end closing day (31 December, or the last
+// weekday before it when it falls on a weekend) and election or temporary holidays. source: KRX
+// market holiday notices (e.g. 2025: Jan 28-30 Seollal). Constitution Day (17 July) is not a
+// holiday since 2008; the date-holidays rules list it again for 2026, which the reference sessions
+// (exchange_calendars XKRX) do not, and no KRX notice was found: it trades.
+// Two days a year open an hour late: the first trading day of the year at 10:00 (regular close),
+// and the national college entrance exam (CSAT) day, 10:00 to an hour after the regular close.
+// source: KRX notices on the opening day and on the CSAT day hours; the reference sessions
+// (exchange_calendars XKRX) show both, CSAT 2017 also on the 16th, the original exam date (the
+// exam moved to the 23rd after the Pohang earthquake, announced the evening before). The 2026 exam
+// (19 November) is left out until KRX announces its hours for it.
+const KRX_CSAT_DAYS = [
+  '2015-11-12', '2016-11-17', '2017-11-16', '2017-11-23', '2018-11-15', '2019-11-14', '2020-12-03', '2021-11-18',
+  '2022-11-17', '2023-11-16', '2024-11-14', '2025-11-13',
+];
 function krxHolidays(year: number): HolidayEntry[] {
-  return [
-    ...publicHolidays('KR', year).map(seollalFromEve),
+  const closures = [
+    ...publicHolidays('KR', year).filter((h) => h.name !== 'Constitution Day').map(seollalFromEve),
     closed(ymd(year, 5, 1), 'Labour Day'),
-    closed(ymd(year, 12, 31), 'Year-end closing day'),
+    closed(isoWeekday(ymd(year, 12, 31)) <= 5 ? ymd(year, 12, 31) : lastWeekdayBefore(ymd(year, 12, 31)), 'Year-end closing day'),
     ...tableYear(KR_AD_HOC, year),
+  ];
+  const closedDates = new Set(closures.map((h) => h.date));
+  let firstDay = ymd(year, 1, 2);
+  while (isoWeekday(firstDay) > 5 || closedDates.has(firstDay)) firstDay = addDays(firstDay, 1);
+  const lateClose = year < 2016 ? '16:00' : '16:30';
+  return [
+    ...closures,
+    otherHours(firstDay, 'First trading day of the year (opens 10:00)', { open: '10:00' }),
+    ...KRX_CSAT_DAYS.filter((d) => d.startsWith(`${year}-`)).map((d) => otherHours(d, 'College entrance exam day (10:00 open, close an hour late)', { open: '10:00', close: lateClose })),
   ];
 }
 

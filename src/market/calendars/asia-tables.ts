@@ -137,13 +137,15 @@ export const IN_CLOSURES = parseDatedTable(`
 // source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
 // From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
 // Only full-day closures: before that date a signal lowered by noon let the afternoon trade, and
-// such morning-only cancellations are not modelled (a session here cannot open late).
+// such morning-only cancellations are not modelled. Typhoon Mangkhut (16 September 2018) was over
+// by Monday the 17th, a trading day (the reference sessions, exchange_calendars XHKG, agree).
+// 2015-04-07 was a general holiday (Ching Ming fell on Easter Sunday), which the rules miss.
 export const HK_AD_HOC = parseDatedTable(`
+  2015-04-07 The day following Easter Monday (Ching Ming on Easter Sunday)
   2015-09-03 70th Anniversary of the War of Resistance Victory
   2016-08-02 Typhoon Nida (Signal No. 8)
   2016-10-21 Typhoon Haima (Signal No. 8)
   2017-08-23 Typhoon Hato (Signal No. 8)
-  2018-09-17 Typhoon Mangkhut (Signal No. 8)
   2020-10-13 Typhoon Nangka (Signal No. 8)
   2021-10-13 Typhoon Kompasu (Signal No. 8)
   2023-07-17 Typhoon Talim (Signal No. 8)

@@ -1,7 +1,7 @@
 // European stock markets outside Euronext and the Nordics: London, Xetra, SIX, Madrid, Milan,
 // Vienna and Warsaw. Their holidays follow fixed dates and Easter, plus a few dated exceptions.
-import { addDays, easterOffset, isoWeekday, lastWeekday, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, observedNextMonday, parseDatedTable, tableYear } from '../holiday-rules.ts';
+import { easterOffset, lastWeekday, nthWeekday, ymd } from '../civil-date.ts';
+import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, lastWeekdayBefore, observedNextMonday, parseDatedTable, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 import { EURONEXT } from './euronext.ts';
@@ -140,13 +140,6 @@ function wienerBoerseHolidays(year: number): HolidayEntry[] {
   }
   if (year >= 2017) list.push(earlyClose(lastWeekdayBefore(ymd(year, 12, 31)), 'Last trading day of the year (early close)', '14:15'));
   return list;
-}
-
-/** The last Monday-to-Friday date before `date`. */
-function lastWeekdayBefore(date: string): string {
-  let day = addDays(date, -1);
-  while (isoWeekday(day) > 5) day = addDays(day, -1);
-  return day;
 }
 
 // source: GPW (Warsaw Stock Exchange) session calendar per year; 2018-11-12 was a one-off holiday and
