@@ -23,6 +23,13 @@ const bmvWeeks = (from: string, to: string): ReferenceException => ({ market: 'M
 const HKEX_SEVERE_WEATHER = 'HKEX announcements of 1 and 8 September 2023 (reproduced by Mondo Visione 2023-09-08); '
   + 'SCMP 2023-09-08: full-day halts on 1 September (Typhoon Saola) and 8 September (black rainstorm)';
 
+// B3 closes at 17:00 Sao Paulo while New York is on daylight time (the reference keeps 18:00 from
+// November 2019 on).
+const B3_NEW_YORK_CLOSE = 'B3 notices on the US daylight-time switches, reported by Exame 2021-03-15 (17:00 from 15 March '
+  + '2021, 18:00 since 3 November 2020), Folhapress 2022-03-14 (17:00 from 14 March 2022, "an adjustment made every year"), '
+  + 'Metropoles 2024 (17:00 from 11 March 2024) and 2025 (17:00 from 10 March 2025)';
+const b3Summer = (from: string, to: string): ReferenceException => ({ market: 'BR', from, to, ours: '13:00-20:00Z', source: B3_NEW_YORK_CLOSE });
+
 export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   bmvWeeks('2015-03-09', '2015-04-03'), bmvWeeks('2015-10-26', '2015-10-30'),
   bmvWeeks('2016-03-14', '2016-04-01'), bmvWeeks('2016-10-31', '2016-11-04'),
@@ -30,6 +37,9 @@ export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   bmvWeeks('2018-03-12', '2018-03-30'), bmvWeeks('2018-10-29', '2018-11-02'),
   bmvWeeks('2019-03-11', '2019-04-05'), bmvWeeks('2019-10-28', '2019-11-01'),
   bmvWeeks('2020-03-09', '2020-04-03'),
+  b3Summer('2020-03-09', '2020-10-30'), b3Summer('2021-03-15', '2021-11-05'), b3Summer('2022-03-14', '2022-11-04'),
+  b3Summer('2023-03-13', '2023-11-03'), b3Summer('2024-03-11', '2024-11-01'), b3Summer('2025-03-10', '2025-10-31'),
+  b3Summer('2026-03-09', '2026-07-03'),
   { market: 'HK', from: '2023-09-01', to: '2023-09-01', ours: 'closed', source: HKEX_SEVERE_WEATHER },
   { market: 'HK', from: '2023-09-08', to: '2023-09-08', ours: 'closed', source: HKEX_SEVERE_WEATHER },
 ];
