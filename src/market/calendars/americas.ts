@@ -124,10 +124,42 @@ const BR: MarketDefinition = {
 };
 
 // Santiago: Chile's public holidays (moved by law, from the date-holidays rules) plus the bank
-// holiday on Dec 31, on which the exchange is closed.
+// holiday on Dec 31, on which the exchange is closed; half days ending 13:30 on Holy Thursday and
+// on 17 September (eve of the national holidays) and 12:30 on 24 and 30 December; one-off
+// closures for the 2017 census and the papal visit of 2018. The rules' 2021-09-17 and 2023-01-02
+// holidays were trading days (17 September 2021 as a half day). source: Bolsa de Santiago
+// trading calendars; the reference sessions (exchange_calendars XSGO, 2015-2025) show these days.
+const SANTIAGO_AD_HOC = parseDatedTable(`
+  2017-04-19 National census
+  2018-01-16 Papal visit (Santiago)
+`);
+const SANTIAGO_TRADED = new Set(['2021-09-17', '2023-01-02']);
 function santiagoHolidays(year: number): HolidayEntry[] {
-  return publicHolidays('CL', year, true);
+  return [
+    ...publicHolidays('CL', year, true).filter((h) => !SANTIAGO_TRADED.has(h.date)),
+    earlyClose(easterOffset(year, -3), 'Holy Thursday (early close)', '13:30'),
+    earlyClose(ymd(year, 9, 17), 'Eve of the national holidays (early close)', '13:30'),
+    earlyClose(ymd(year, 12, 24), 'Christmas Eve (early close)', '12:30'),
+    earlyClose(ymd(year, 12, 30), 'Last trading day of the year (early close)', '12:30'),
+    ...tableYear(SANTIAGO_AD_HOC, year),
+  ];
 }
+
+// The close follows the season: 16:00 from 1 March, 17:00 from 1 November (Chilean summer).
+// source: Bolsa de Santiago trading hours; the reference sessions (XSGO) agree for 2015-2025.
+const SANTIAGO_BASE = defineMarket({
+  market: 'CL', name: 'Bolsa de Santiago', mic: 'XSGO', country: 'CL', timezone: 'America/Santiago',
+  hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
+  holidays: santiagoHolidays,
+});
+const CL: MarketDefinition = {
+  ...SANTIAGO_BASE,
+  hoursOn(date, weekday) {
+    const base = SANTIAGO_BASE.hoursOn(date, weekday);
+    const monthDay = date.slice(5);
+    return monthDay >= '03-01' && monthDay < '11-01' ? base : { ...base, closeMin: hm('17:00') };
+  },
+};
 
 export const AMERICAS: MarketDefinition[] = [
   US,
@@ -138,10 +170,6 @@ export const AMERICAS: MarketDefinition[] = [
   }),
   MX,
   BR,
-  defineMarket({
-    market: 'CL', name: 'Bolsa de Santiago', mic: 'XSGO', country: 'CL', timezone: 'America/Santiago',
-    hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
-    holidays: santiagoHolidays,
-  }),
+  CL,
 ];
 
