@@ -30,6 +30,22 @@ const B3_NEW_YORK_CLOSE = 'B3 notices on the US daylight-time switches, reported
   + 'Metropoles 2024 (17:00 from 11 March 2024) and 2025 (17:00 from 10 March 2025)';
 const b3Summer = (from: string, to: string): ReferenceException => ({ market: 'BR', from, to, ours: '13:00-20:00Z', source: B3_NEW_YORK_CLOSE });
 
+// PSE's schedule from 6 December 2021: continuous trading 09:30-12:00 and 13:00-14:45, then the
+// pre-close auction and the run-off to 15:00 (the reference keeps the 15:30 close of 2012-2020);
+// 14 January to 28 February 2022 the pre-close came at 12:45 and there was no afternoon.
+const PSE_2021_SCHEDULE = 'PSE memorandum of 2021-11-22 (ABS-CBN 2021-11-23: from 6 December 2021 market open 09:30, '
+  + 'recess 12:00-13:00, pre-close 14:45, run-off 14:50, close 15:00) and of 2022-02 (ABS-CBN 2022-02-23: the same '
+  + 'schedule again from 1 March 2022)';
+const PSE_2022_SHORT = 'PSE circular of January 2022 (Manila Bulletin 2022-01-26: shortened hours from 14 January, '
+  + 'pre-close 12:45, close 13:00; the return to full days announced for 2 February was withdrawn) and ABS-CBN 2022-02-23 '
+  + '(full days again from 1 March 2022)';
+
+// IDX closes on the collective leave (cuti bersama) days the government adds to the decree.
+const IDX_2022_EID = 'IDX notice amending the 2022 holiday calendar for the Eid al-Fitr collective leave of 29 April and '
+  + '4-6 May 2022 (quoted by traderharian.com); trading resumed on 9 May';
+const IDX_2025_AUGUST = 'IDX "Hari Libur Bursa" 2025 announcement, amended for the 18 August 2025 collective leave '
+  + '(SKB amendment on the day after Independence Day)';
+
 export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   bmvWeeks('2015-03-09', '2015-04-03'), bmvWeeks('2015-10-26', '2015-10-30'),
   bmvWeeks('2016-03-14', '2016-04-01'), bmvWeeks('2016-10-31', '2016-11-04'),
@@ -40,6 +56,12 @@ export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   b3Summer('2020-03-09', '2020-10-30'), b3Summer('2021-03-15', '2021-11-05'), b3Summer('2022-03-14', '2022-11-04'),
   b3Summer('2023-03-13', '2023-11-03'), b3Summer('2024-03-11', '2024-11-01'), b3Summer('2025-03-10', '2025-10-31'),
   b3Summer('2026-03-09', '2026-07-03'),
+  { market: 'PH', from: '2021-12-06', to: '2022-01-13', ours: '01:30-06:45 break 04:00-05:00Z', source: PSE_2021_SCHEDULE },
+  { market: 'PH', from: '2022-01-14', to: '2022-02-28', ours: '01:30-04:45Z', source: PSE_2022_SHORT },
+  { market: 'PH', from: '2022-03-01', to: '2026-04-07', ours: '01:30-06:45 break 04:00-05:00Z', source: PSE_2021_SCHEDULE },
+  { market: 'ID', from: '2022-04-29', to: '2022-04-29', ours: 'closed', source: IDX_2022_EID },
+  { market: 'ID', from: '2022-05-04', to: '2022-05-06', ours: 'closed', source: IDX_2022_EID },
+  { market: 'ID', from: '2025-08-18', to: '2025-08-18', ours: 'closed', source: IDX_2025_AUGUST },
   { market: 'HK', from: '2023-09-01', to: '2023-09-01', ours: 'closed', source: HKEX_SEVERE_WEATHER },
   { market: 'HK', from: '2023-09-08', to: '2023-09-08', ours: 'closed', source: HKEX_SEVERE_WEATHER },
 ];

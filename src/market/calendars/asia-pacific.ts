@@ -228,16 +228,27 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   }),
   defineMarket({
     market: 'ID', name: 'Indonesia Stock Exchange', mic: 'XIDX', country: 'ID', timezone: 'Asia/Jakarta',
-    // Friday prayers: a longer Friday break. source: IDX trading hours.
+    // Friday prayers: a longer Friday break. The session's close is the end of continuous trading,
+    // 15:50, when the pre-closing auction (15:50-16:00) starts. source: IDX trading hours; the
+    // reference sessions (exchange_calendars XIDX) close at 15:50 in every year. The shortened
+    // hours of the 2020 pandemic months and of Ramadan are not modelled.
     hours: [
-      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['12:00', '13:30'] },
-      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['11:30', '14:00'], weekdays: [5] },
+      { from: '2000-01-01', open: '09:00', close: '15:50', lunch: ['12:00', '13:30'] },
+      { from: '2000-01-01', open: '09:00', close: '15:50', lunch: ['11:30', '14:00'], weekdays: [5] },
     ],
     holidays: idxHolidays,
   }),
   defineMarket({
     market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
-    hours: [{ from: '2000-01-01', open: '09:30', close: '15:00', lunch: ['12:00', '13:00'] }],
+    // 2012 schedule: 09:30-12:00 and 13:30-15:30 (Inquirer 2011-09-27, the regular close still
+    // 15:30 in March 2020: Rappler 2020-03-15). The pandemic hours of 2020-2021 are not modelled.
+    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45, which is where continuous
+    // trading ends (the pre-close auction and the 14:50-15:00 run-off follow). source: PSE
+    // memorandum of 2021-11-22 (ABS-CBN 2021-11-23) and of 2022-02 (ABS-CBN 2022-02-23).
+    hours: [
+      { from: '2000-01-01', open: '09:30', close: '15:30', lunch: ['12:00', '13:30'] },
+      { from: '2021-12-06', open: '09:30', close: '14:45', lunch: ['12:00', '13:00'] },
+    ],
     holidays: pseHolidays,
   }),
 ];
