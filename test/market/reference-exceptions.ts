@@ -46,6 +46,14 @@ const IDX_2022_EID = 'IDX notice amending the 2022 holiday calendar for the Eid 
 const IDX_2025_AUGUST = 'IDX "Hari Libur Bursa" 2025 announcement, amended for the 18 August 2025 collective leave '
   + '(SKB amendment on the day after Independence Day)';
 
+const BURSA_2024 = 'Bursa Malaysia trading holidays 2024 (Nuzul Al-Quran on Thursday 28 March 2024)';
+const BURSA_2021_FT = 'Bursa Malaysia statement (The Malaysian Reserve 2021-12-02): closed on 3 December 2021, the '
+  + 'Federal Territories holiday for the Malaysia Cup final';
+const BURSA_2025_MALAYSIA_DAY = 'Bursa Malaysia statement (Oriental Daily 2025-08-26): closed on 1, 5, 15 and 16 September '
+  + '2025, the 15th a special public holiday for Malaysia Day';
+const BURSA_2026_EVE = 'Bursa Malaysia notice on Hari Raya Aidilfitri 2026 (Malay Mail 2026-03-13): normal trading hours '
+  + 'on the eve';
+
 export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   bmvWeeks('2015-03-09', '2015-04-03'), bmvWeeks('2015-10-26', '2015-10-30'),
   bmvWeeks('2016-03-14', '2016-04-01'), bmvWeeks('2016-10-31', '2016-11-04'),
@@ -62,6 +70,11 @@ export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   { market: 'ID', from: '2022-04-29', to: '2022-04-29', ours: 'closed', source: IDX_2022_EID },
   { market: 'ID', from: '2022-05-04', to: '2022-05-06', ours: 'closed', source: IDX_2022_EID },
   { market: 'ID', from: '2025-08-18', to: '2025-08-18', ours: 'closed', source: IDX_2025_AUGUST },
+  { market: 'MY', from: '2021-12-03', to: '2021-12-03', ours: 'closed', source: BURSA_2021_FT },
+  { market: 'MY', from: '2024-03-27', to: '2024-03-27', ours: '01:00-09:00 break 04:30-06:30Z', source: BURSA_2024 },
+  { market: 'MY', from: '2024-03-28', to: '2024-03-28', ours: 'closed', source: BURSA_2024 },
+  { market: 'MY', from: '2025-09-15', to: '2025-09-15', ours: 'closed', source: BURSA_2025_MALAYSIA_DAY },
+  { market: 'MY', from: '2026-03-20', to: '2026-03-20', ours: '01:00-09:00 break 04:30-06:30Z', source: BURSA_2026_EVE },
   { market: 'HK', from: '2023-09-01', to: '2023-09-01', ours: 'closed', source: HKEX_SEVERE_WEATHER },
   { market: 'HK', from: '2023-09-08', to: '2023-09-08', ours: 'closed', source: HKEX_SEVERE_WEATHER },
 ];

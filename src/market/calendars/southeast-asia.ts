@@ -2,10 +2,10 @@
 // holiday decrees, which the date-holidays rules only approximate: Islamic dates set by sighting,
 // Indonesia's collective leave (cuti bersama), Philippine special non-working days and moved
 // holidays. Years the exchange published are tables; other years fall back to the rules.
-import { ymd } from '../civil-date.ts';
-import { closed, holidaysOfTypes, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { addDays, ymd } from '../civil-date.ts';
+import { closed, earlyClose, holidaysOfTypes, ifWeekday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry } from '../types.ts';
-import { BURSA_ISLAMIC, BURSA_RULE_YEAR_EXTRA, BURSA_YEARS } from './bursa-tables.ts';
+import { BURSA_ISLAMIC, BURSA_RULE_DATES_MOVED, BURSA_RULE_YEAR_EXTRA, BURSA_YEARS } from './bursa-tables.ts';
 import { IDX_RULE_DATES_MOVED, IDX_RULE_YEAR_CLOSURES, IDX_YEARS } from './idx-tables.ts';
 
 /**
@@ -25,9 +25,23 @@ const ISLAMIC = /Nuzul|Eid|Islamic New Year|Mawlid/;
 
 export function bursaHolidays(year: number): HolidayEntry[] {
   if (BURSA_YEARS.has(year)) return tableYear(BURSA_YEARS, year);
-  const list = [...publicHolidays('MY/14', year), ...tableYear(BURSA_RULE_YEAR_EXTRA, year)];
-  if (!BURSA_ISLAMIC.has(year)) return list;
-  return [...list.filter((h) => !ISLAMIC.test(h.name)), ...tableYear(BURSA_ISLAMIC, year)];
+  const rules = publicHolidays('MY/14', year).filter((h) => !BURSA_RULE_DATES_MOVED.has(h.date));
+  const list = [...rules, ...tableYear(BURSA_RULE_YEAR_EXTRA, year)];
+  const withIslamic = BURSA_ISLAMIC.has(year) ? [...list.filter((h) => !ISLAMIC.test(h.name)), ...tableYear(BURSA_ISLAMIC, year)] : list;
+  return [...withIslamic, ...bursaEveHalfDays(year, withIslamic)];
+}
+
+/**
+ * The morning-only eves of Chinese New Year and Hari Raya Aidilfitri (close 12:30), on the day
+ * before the first day of the feast when that is a weekday; none in 2026 for Hari Raya (the
+ * Bursa notice keeps normal hours on its eve). source: Bursa Malaysia trading-hours notices for
+ * the eves; the reference sessions (exchange_calendars XKLS) show the same half days 2018-2026.
+ */
+function bursaEveHalfDays(year: number, holidays: readonly HolidayEntry[]): HolidayEntry[] {
+  const firstOf = (name: RegExp) => holidays.filter((h) => name.test(h.name)).map((h) => h.date).sort()[0];
+  const feasts = [firstOf(/^Chinese New Year/), year === 2023 || year === 2026 ? undefined : firstOf(/Eid al-Fitr|Aidilfitri/)];
+  return feasts.flatMap((first) => (first === undefined ? [] : ifWeekday(addDays(first, -1))))
+    .map((eve) => earlyClose(eve, 'Half day (eve of the feast)', '12:30'));
 }
 
 // PSE closes on regular holidays and on the special non-working days (Chinese New Year, Ninoy
