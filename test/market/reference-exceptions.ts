@@ -54,6 +54,25 @@ const BURSA_2025_MALAYSIA_DAY = 'Bursa Malaysia statement (Oriental Daily 2025-0
 const BURSA_2026_EVE = 'Bursa Malaysia notice on Hari Raya Aidilfitri 2026 (Malay Mail 2026-03-13): normal trading hours '
   + 'on the eve';
 
+// TWSE traded and settled on the make-up workday Saturdays until 2018.
+const TWSE_SATURDAYS = 'TWSE holiday schedules 2017 and 2018 (each lists its make-up Saturdays as trading days); Liberty '
+  + 'Times 2016 (ec.ltn.com.tw 1569388: 30 January 2016 a trading day) and 2018-11-20 (from 2019 the make-up Saturdays '
+  + 'are neither trading nor settlement days)';
+const twseSaturday = (date: string): ReferenceException => ({ market: 'TW', from: date, to: date, ours: '01:00-05:30Z', source: TWSE_SATURDAYS });
+const TWSE_2022 = 'TWSE 2022 (ROC 111) market holiday schedule as reproduced on coco-in.net: 4 February 2022 an adjusted holiday';
+const TWSE_2023 = 'TWSE 2023 (ROC 112) market holiday schedule (KGI Securities copy; cnyes on Yahoo): 18-19 January 2023 '
+  + 'settlement only, no trading';
+const TWSE_2024_KONG_REY = 'TWSE closure for Typhoon Kong-rey on 31 October 2024 (Taipei typhoon day; markets shut)';
+
+const TADAWUL_FOUNDING_DAY = 'Royal order of 27 January 2022 making 22 February Founding Day, a holiday from 2022 on: '
+  + 'Tadawul traded on 22 February 2021';
+const TADAWUL_2022_NATIONAL_DAY = 'Saudi Exchange filing (zawya.com, "Tadawul to close on Saudi National Day holiday"): '
+  + 'no trading on Thursday 22 September 2022, resuming Sunday 25 September';
+const TADAWUL_2024_EID = 'Saudi Exchange statement (zawya.com, "Saudi Tadawul keeps trading hours unchanged for Ramadan"): '
+  + 'closed from the end of trading on 4 April 2024, resuming 14 April';
+const TADAWUL_2025_ADHA = 'Saudi Exchange announcement (economymiddleeast.com, "Eid al-Adha 2025: Saudi Exchange announces '
+  + '6-day holiday"; eastcoastdaily.in 2025-05-28): closed 5-10 June 2025, resuming 11 June';
+
 export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   bmvWeeks('2015-03-09', '2015-04-03'), bmvWeeks('2015-10-26', '2015-10-30'),
   bmvWeeks('2016-03-14', '2016-04-01'), bmvWeeks('2016-10-31', '2016-11-04'),
@@ -75,6 +94,16 @@ export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   { market: 'MY', from: '2024-03-28', to: '2024-03-28', ours: 'closed', source: BURSA_2024 },
   { market: 'MY', from: '2025-09-15', to: '2025-09-15', ours: 'closed', source: BURSA_2025_MALAYSIA_DAY },
   { market: 'MY', from: '2026-03-20', to: '2026-03-20', ours: '01:00-09:00 break 04:30-06:30Z', source: BURSA_2026_EVE },
+  twseSaturday('2016-01-30'), twseSaturday('2017-02-18'), twseSaturday('2017-06-03'), twseSaturday('2017-09-30'),
+  twseSaturday('2018-03-31'), twseSaturday('2018-12-22'),
+  { market: 'TW', from: '2022-02-04', to: '2022-02-04', ours: 'closed', source: TWSE_2022 },
+  { market: 'TW', from: '2023-01-18', to: '2023-01-18', ours: 'closed', source: TWSE_2023 },
+  { market: 'TW', from: '2024-10-31', to: '2024-10-31', ours: 'closed', source: TWSE_2024_KONG_REY },
+  { market: 'SA', from: '2021-02-22', to: '2021-02-22', ours: '07:00-12:00Z', source: TADAWUL_FOUNDING_DAY },
+  { market: 'SA', from: '2022-09-22', to: '2022-09-22', ours: 'closed', source: TADAWUL_2022_NATIONAL_DAY },
+  { market: 'SA', from: '2024-04-14', to: '2024-04-15', ours: '07:00-12:00Z', source: TADAWUL_2024_EID },
+  { market: 'SA', from: '2025-06-04', to: '2025-06-04', ours: '07:00-12:00Z', source: TADAWUL_2025_ADHA },
+  { market: 'SA', from: '2025-06-10', to: '2025-06-10', ours: 'closed', source: TADAWUL_2025_ADHA },
   { market: 'HK', from: '2023-09-01', to: '2023-09-01', ours: 'closed', source: HKEX_SEVERE_WEATHER },
   { market: 'HK', from: '2023-09-08', to: '2023-09-08', ours: 'closed', source: HKEX_SEVERE_WEATHER },
 ];

@@ -8,7 +8,7 @@ import {
   publicHolidays, tableYear,
 } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
-import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
+import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, IN_SATURDAY_SESSIONS, KR_AD_HOC, SG_AD_HOC, SG_RULE_DATES_MOVED } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
 import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
 import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
@@ -76,7 +76,7 @@ function seollalFromEve(entry: HolidayEntry): HolidayEntry {
 // SGX: Singapore public holidays (Sunday moves to Monday), polling days, and half days (close
 // 12:00) on the eves of Chinese New Year, Christmas and New Year. source: SGX trading calendar.
 function sgxHolidays(year: number): HolidayEntry[] {
-  const list = publicHolidays('SG', year);
+  const list = publicHolidays('SG', year).filter((h) => !SG_RULE_DATES_MOVED.has(h.date));
   const chineseNewYear = list.find((h) => h.name === 'Chinese New Year');
   const eves = [ymd(year, 12, 24), ymd(year, 12, 31)];
   if (chineseNewYear) eves.push(addDays(chineseNewYear.date, -1));
@@ -205,6 +205,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
     market: 'IN', name: 'BSE (Bombay Stock Exchange)', mic: 'XBOM', country: 'IN', timezone: 'Asia/Kolkata',
     hours: [{ from: '2010-01-04', open: '09:15', close: '15:30' }],
     holidays: bseHolidays,
+    weekendSessions: IN_SATURDAY_SESSIONS,
   }),
   defineMarket({
     market: 'AU', name: 'Australian Securities Exchange', mic: 'XASX', country: 'AU', timezone: 'Australia/Sydney',
