@@ -10,6 +10,7 @@ import {
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, IN_SATURDAY_SESSIONS, KR_AD_HOC, SG_AD_HOC, SG_RULE_DATES_MOVED } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
+import { SET_YEARS } from './set-tables.ts';
 import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
 import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
 
@@ -160,6 +161,13 @@ function nzxHolidays(year: number): HolidayEntry[] {
   ];
 }
 
+// SET: the dated lists of set-tables.ts; later years the public-holiday rules plus Labour Day and
+// New Year's Eve, on which SET closes every year.
+function setHolidays(year: number): HolidayEntry[] {
+  if (SET_YEARS.has(year)) return tableYear(SET_YEARS, year);
+  return [...publicHolidays('TH', year), closed(ymd(year, 5, 1), 'Labour Day'), closed(ymd(year, 12, 31), "New Year's Eve")];
+}
+
 export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'JP', name: 'Tokyo Stock Exchange', mic: 'XTKS', country: 'JP', timezone: 'Asia/Tokyo',
@@ -220,7 +228,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'TH', name: 'Stock Exchange of Thailand', mic: 'XBKK', country: 'TH', timezone: 'Asia/Bangkok',
     hours: [{ from: '2000-01-01', open: '10:00', close: '16:30', lunch: ['12:30', '14:30'] }],
-    holidays: (year) => publicHolidays('TH', year),
+    holidays: setHolidays,
   }),
   defineMarket({
     market: 'MY', name: 'Bursa Malaysia', mic: 'XKLS', country: 'MY', timezone: 'Asia/Kuala_Lumpur',
