@@ -2,7 +2,7 @@
 // them with the calendar's sessions, date by date, returning the disagreements by kind.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sessionsBetween, type Session } from '../../src/market/index.ts';
+import type { Session } from '../../src/market/index.ts';
 import { exceptionOn, REFERENCE_EXCEPTIONS } from './reference-exceptions.ts';
 
 /** `shared/reference/calendars` in the nearest folder above the checkout that has one. */
@@ -77,12 +77,10 @@ export function sessionText(s: { openMs: number; closeMs: number; breakStartMs: 
   return s ? `${hhmm(s.openMs)}-${hhmm(s.closeMs)}${s.breakStartMs === null ? '' : ` break ${hhmm(s.breakStartMs)}-${hhmm(s.breakEndMs)}`}Z` : 'closed';
 }
 
-/** Every local date from first to last of the reference, checked against the calendar's sessions. */
-export function compareWithReference(ref: ReferenceFile): Disagreement[] {
+/** Every local date from first to last of the reference, checked against the calendar's sessions over those dates. */
+export function compareWithReference(ref: ReferenceFile, sessions: readonly Session[]): Disagreement[] {
   const ours = new Map<string, Session>();
-  for (let year = Number(ref.first.slice(0, 4)); year <= Number(ref.last.slice(0, 4)); year++) {
-    for (const s of sessionsBetween(ref.market, `${year}-01-01`, `${year}-12-31`)) if (s.date >= ref.first && s.date <= ref.last) ours.set(s.date, s);
-  }
+  for (const s of sessions) if (s.date >= ref.first && s.date <= ref.last) ours.set(s.date, s);
   const out: Disagreement[] = [];
   const rows = new Map(ref.rows.map((row) => [row.date, row]));
   const dates = [...new Set([...rows.keys(), ...ours.keys()])].sort();
