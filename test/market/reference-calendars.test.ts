@@ -4,24 +4,21 @@
 // instants around every open, close and break edge (the calendar's status function for every
 // session, the route for a sample).
 import { describe, expect, test } from 'bun:test';
+import type { Static } from '@sinclair/typebox';
 import type { ApiDeps } from '../../src/api/deps.ts';
 import { marketRoutes } from '../../src/api/routes/markets.ts';
 import { ManualClock } from '../../src/clock.ts';
+import { SessionSchema } from '../../src/domain/schemas.ts';
 import { listMarkets, marketStatusAt, type Session } from '../../src/market/index.ts';
 import { compareWithReference, readReference, REFERENCE_FILES, summarize } from './reference-sessions.ts';
 
+/** Building a market's years from the holiday rules takes seconds on a loaded machine. */
+const PER_MARKET_TIMEOUT_MS = 30_000;
 const STOCK_MARKETS = listMarkets().filter((m) => m.type === 'stocks').map((m) => m.market).sort();
 const deps: Pick<ApiDeps, 'clock'> = { clock: new ManualClock(Date.parse('2026-03-04T15:30:00Z')) };
 const routes = marketRoutes(deps as ApiDeps);
 
-interface SessionRow {
-  date: string;
-  open: string;
-  close: string;
-  break_start: string | null;
-  break_end: string | null;
-  early_close: boolean;
-}
+type SessionRow = Static<typeof SessionSchema>;
 
 const msOrNull = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
@@ -50,7 +47,7 @@ describe('sessions match the reference files', () => {
       const disagreements = compareWithReference(ref, years.flat());
       if (disagreements.length > 0) console.log(summarize(market, disagreements));
       expect(disagreements.length).toBe(0);
-    });
+    }, PER_MARKET_TIMEOUT_MS);
   }
 });
 
@@ -93,7 +90,7 @@ describe('status at the edges of every reference session', () => {
       if (wrong.length > 0) console.log(`${market}: ${wrong.length} wrong statuses\n  ${wrong.slice(0, 5).join('\n  ')}`);
       expect(checked).toBeGreaterThan(ref.rows.length * 2);
       expect(wrong).toEqual([]);
-    });
+    }, PER_MARKET_TIMEOUT_MS);
   }
 
   test('the status route answers the same at the edges of a sample of sessions', async () => {

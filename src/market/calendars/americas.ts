@@ -5,7 +5,7 @@ import {
 } from '../holiday-rules.ts';
 import { isDstOn, hm } from '../zoned-time.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
-import { defineMarket } from './define-market.ts';
+import { defineMarket, withAdjustedHours } from './define-market.ts';
 import { US } from './us.ts';
 
 // BMV keeps its session on the New York clock (09:30-16:00 ET): 08:30-15:00 Mexico City while
@@ -18,14 +18,10 @@ const BMV_BASE = defineMarket({
   hours: [{ from: '2000-01-01', open: '08:30', close: '15:00' }],
   holidays: bmvHolidays,
 });
-const MX: MarketDefinition = {
-  ...BMV_BASE,
-  hoursOn(date, weekday) {
-    const base = BMV_BASE.hoursOn(date, weekday);
-    const isEarlier = isDstOn(date, 'America/New_York') && !isDstOn(date, 'America/Mexico_City');
-    return isEarlier ? { ...base, openMin: base.openMin - 60, closeMin: base.closeMin - 60 } : base;
-  },
-};
+const MX = withAdjustedHours(BMV_BASE, (date, base) => {
+  const isEarlier = isDstOn(date, 'America/New_York') && !isDstOn(date, 'America/Mexico_City');
+  return isEarlier ? { ...base, openMin: base.openMin - 60, closeMin: base.closeMin - 60 } : base;
+});
 
 // source: TSX trading calendar notices (TMX Group) per year; rules stable since Family Day 2008.
 function tsxHolidays(year: number): HolidayEntry[] {
@@ -115,13 +111,8 @@ const B3_BASE = defineMarket({
   holidays: b3Holidays,
 });
 const B3_NEW_YORK_CLOSE_FROM = '2019-11-04';
-const BR: MarketDefinition = {
-  ...B3_BASE,
-  hoursOn(date, weekday) {
-    const base = B3_BASE.hoursOn(date, weekday);
-    return date >= B3_NEW_YORK_CLOSE_FROM && isDstOn(date, 'America/New_York') ? { ...base, closeMin: hm('17:00') } : base;
-  },
-};
+const BR = withAdjustedHours(B3_BASE, (date, base) =>
+  (date >= B3_NEW_YORK_CLOSE_FROM && isDstOn(date, 'America/New_York') ? { ...base, closeMin: hm('17:00') } : base));
 
 // Santiago: Chile's public holidays (moved by law, from the date-holidays rules) plus the bank
 // holiday on Dec 31, on which the exchange is closed; half days ending 13:30 on Holy Thursday and
@@ -152,14 +143,10 @@ const SANTIAGO_BASE = defineMarket({
   hours: [{ from: '2000-01-01', open: '09:30', close: '16:00' }],
   holidays: santiagoHolidays,
 });
-const CL: MarketDefinition = {
-  ...SANTIAGO_BASE,
-  hoursOn(date, weekday) {
-    const base = SANTIAGO_BASE.hoursOn(date, weekday);
-    const monthDay = date.slice(5);
-    return monthDay >= '03-01' && monthDay < '11-01' ? base : { ...base, closeMin: hm('17:00') };
-  },
-};
+const CL = withAdjustedHours(SANTIAGO_BASE, (date, base) => {
+  const monthDay = date.slice(5);
+  return monthDay >= '03-01' && monthDay < '11-01' ? base : { ...base, closeMin: hm('17:00') };
+});
 
 export const AMERICAS: MarketDefinition[] = [
   US,
