@@ -1,20 +1,12 @@
 // Reads the reference session files (one CSV per market, see the README next to them) and compares
 // them with the calendar's sessions, date by date, returning the disagreements by kind.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Session } from '../../src/market/index.ts';
 import { exceptionOn, REFERENCE_EXCEPTIONS } from './reference-exceptions.ts';
 
-/** `shared/reference/calendars` in the nearest folder above the checkout that has one. */
-function findReferenceDir(): string {
-  for (let dir = import.meta.dir; dir !== dirname(dir); dir = dirname(dir)) {
-    const candidate = join(dir, 'shared/reference/calendars');
-    if (existsSync(join(candidate, 'README.md'))) return candidate;
-  }
-  throw new Error(`no shared/reference/calendars above ${import.meta.dir}`);
-}
-
-export const REFERENCE_DIR = findReferenceDir();
+/** The reference session files, kept with the tests (their README says where they come from). */
+export const REFERENCE_DIR = join(import.meta.dir, '..', 'fixtures', 'reference-calendars');
 
 /** Market code to the reference file's MIC (lower case is the file name). */
 export const REFERENCE_FILES: Readonly<Record<string, string>> = {
