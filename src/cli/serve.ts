@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { shiftedClock, systemClock, type Clock } from '../clock.ts';
-import type { ServeConfig } from '../config.ts';
+import { UsageError, type ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
 import { registryKeyOf } from '../domain/asset-classes.ts';
@@ -23,7 +23,7 @@ import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulato
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
 import { SimulatedCalendar } from '../ingest/simulator/economic-calendar.ts';
-import { Store } from '../store/index.ts';
+import { formatBytes, freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
@@ -31,6 +31,11 @@ import { VERSION } from '../version.ts';
 export type Log = (line: string) => void;
 /** How often the simulator advances its instruments. */
 const SIM_STEP_MS = 25;
+/** Less free space than this on the data dir's file system and a start is refused (exit 2). */
+export const START_MIN_FREE_BYTES = 16 << 20;
+/** How often free disk space is checked, and retention applied, in the background. */
+const DISK_CHECK_MS = 10_000;
+const RETENTION_EVERY_MS = 3_600_000;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -43,19 +48,28 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   // Everything an operator can get wrong is checked before the data dir is touched.
   const plans = loadPlans(config.plansFile);
   await checkListenHost(config.host);
+  refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
-  seedRegistry(store, ALL_INSTRUMENTS);
-
-  let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
-  if (devKey === null && !config.noDevKey) {
-    devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
-    await store.putMeta('devKey', devKey);
+  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log });
+  let devKey: string | null = null;
+  try {
+    seedRegistry(store, ALL_INSTRUMENTS);
+    devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
+    if (devKey === null && !config.noDevKey) {
+      devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
+      await store.putMeta('devKey', devKey);
+    }
+    // History first: the pipeline resumes the bars in progress it leaves behind.
+    if (config.feed === 'sim') await makeHistory(store, config, clock, log);
+  } catch (err) {
+    // A disk that fills while the history is written: refuse as a full disk at start, not a crash.
+    const failure = store.writeStatus().failure;
+    if (!isCommitFailure(err) && failure === null) throw err;
+    await store.close();
+    unlock();
+    refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
   }
-
-  // History first: the pipeline resumes the bars in progress it leaves behind.
-  if (config.feed === 'sim') await makeHistory(store, config, clock, log);
   const pipeline = new Pipeline(store, clock);
   // Perpetual composites fold into the pipeline's bars (sealed by its timer) but keep their own rules.
   const composites = new PerpetualComposites(store, pipeline.bars);
@@ -123,6 +137,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     throw listenFailure(config.host, config.port, err);
   }
   server = app.server as unknown as Server<ConnData>;
+  store.watchDisk(DISK_CHECK_MS);
+  store.startRetention(config.retain, RETENTION_EVERY_MS);
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;
@@ -138,6 +154,16 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   }
 
   return { port, stop };
+}
+
+/**
+ * Refuses to start (exit 2, before anything is written) on a full disk, or when the first writes
+ * fail: a server that cannot write would lose its feed's data from its first second.
+ */
+function refuseFullDisk(dataDir: string, freeBytes: number | null, err?: unknown): void {
+  if (err === undefined && (freeBytes === null || freeBytes >= START_MIN_FREE_BYTES)) return;
+  const cause = err === undefined ? `mds needs at least ${formatBytes(START_MIN_FREE_BYTES)} to start` : `writing failed: ${err instanceof Error ? err.message : String(err)}`;
+  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (README: Operations, disk space) and start again`);
 }
 
 /** First start: history for every instrument; later starts: the gap since the last run. */
