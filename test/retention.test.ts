@@ -1,14 +1,14 @@
 // Retention over a real server: restarted with --retain 1m=2d on a data dir holding 4 days of
 // 1-minute history, it removes in the background the 1-minute bars of every whole chunk before
 // the cutoff, leaves every newer bar and every other timeframe as it was, and a range over the
-// removed span answers 200 with no bars.
+// removed span answers 200 with no bars; `mds compact` then gives the space back.
 import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chunkStartOf } from '../src/store/bars.ts';
 import { DAY_MS } from '../src/domain/timeframes.ts';
-import { until } from './support/cli.ts';
+import { runMds, until } from './support/cli.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from './support/server.ts';
 
 interface Bar {
@@ -24,10 +24,10 @@ interface Bar {
 async function allBars(server: TestServer, path: string): Promise<Bar[]> {
   const out: Bar[] = [];
   for (let offset: number | null = 0; offset !== null; ) {
-    const { status, body } = await server.json<{ results: Bar[]; next_offset: number | null }>(`${path}?sort=asc&limit=5000&offset=${offset}`);
-    expect(status).toBe(200);
-    out.push(...body.results);
-    offset = body.next_offset;
+    const page: { status: number; body: { results: Bar[]; next_offset: number | null } } = await server.json(`${path}?sort=asc&limit=5000&offset=${offset}`);
+    expect(page.status).toBe(200);
+    out.push(...page.body.results);
+    offset = page.body.next_offset;
   }
   return out;
 }
@@ -70,6 +70,22 @@ describe('retention', () => {
 
       // The pass logs what it removed and what it cost.
       expect(server.logs.find((line) => line.startsWith('retention: removed'))).toMatch(/^retention: removed \d+ bar chunks \(up to \d+ bars\) in \d+ ms, \d+ transactions$/);
+
+      // mds compact gives the space back: refused while the server runs, then a smaller file with the same bars.
+      const busy = await runMds('compact', '--data-dir', dataDir);
+      expect(busy.code).toBe(1);
+      expect(busy.err).toContain('is in use by another mds');
+      const kept = await allBars(server, MINUTES);
+      await server.stop();
+      const compacted = await runMds('compact', '--data-dir', dataDir);
+      expect(compacted.code).toBe(0);
+      const sizes = /compacted .*: ([\d.]+) MiB -> ([\d.]+) MiB in [\d.]+s\n$/.exec(compacted.out);
+      expect(sizes).not.toBeNull();
+      expect(Number(sizes![2])).toBeLessThan(Number(sizes![1]));
+      await using reopened = await startServer({ dataDir, args: [...ARGS, '--feed', 'none'] });
+      // Completed bars: the one in progress moved on until the stop.
+      const completed = (bars: Bar[]) => bars.filter((b) => b.t < kept[kept.length - 1]!.t);
+      expect(completed(await allBars(reopened, MINUTES))).toEqual(completed(kept));
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
