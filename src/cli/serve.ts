@@ -126,9 +126,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
       stream.stop();
       auth.stop();
       await server?.stop(true);
-      await store.close();
+      const isComplete = await store.close();
       unlock();
-      log('stopped; everything written is on disk');
+      log(isComplete ? 'stopped; everything written is on disk' : `stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   try {
     app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });

@@ -42,6 +42,9 @@ export interface WriteStatus extends WriteState {
   droppedTicks: number;
 }
 
+/** How long a close waits for lmdb-js after writes failed. */
+const CLOSE_WAIT_MS = 2000;
+
 export class Store {
   readonly registry: Registry;
   readonly accounts: AccountStore;
@@ -250,16 +253,27 @@ export class Store {
     return this.queue.flush();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Writes everything pending and closes; resolves false when writes failed and what was pending is lost. */
+  async close(): Promise<boolean> {
+    if (this.closed) return true;
     this.closed = true;
     this.disk.stop();
     await this.retention?.stop();
+    let isComplete = true;
     try {
       await this.queue.flush();
-    } catch (err) {
-      this.log(`stopping while writes fail: what was not written is lost (${err instanceof Error ? err.message : String(err)})`);
+    } catch {
+      isComplete = false;
     }
-    await this.dbs.root.close();
+    this.queue.stop();
+    const closing = this.dbs.root.close();
+    if (isComplete) await closing;
+    else {
+      // After a failed commit lmdb-js waits for a flush that never comes: do not hang the stop on it.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([closing.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    return isComplete;
   }
 }

@@ -80,6 +80,7 @@ export class WriteQueue {
   private outstanding = 0;
   private failing: { reason: string; sinceMs: number } | null = null;
   private lastAttemptMs = 0;
+  private isStopped = false;
   private epoch = 0;
   // lmdb-js reads a put's value bytes when it runs the transaction, after `put` returns: values
   // are copied into slabs that stay untouched until their flush has committed, then reused.
@@ -125,7 +126,7 @@ export class WriteQueue {
 
   /** Asks for a flush within the interval (registered flushers call it when they become dirty). */
   schedule(): void {
-    if (this.timer !== null) return;
+    if (this.timer !== null || this.isStopped) return;
     // While commits fail, writes wait for a retry (the dirty sets hold them; the ticks ring bounds its own).
     if (this.failing === null) this.timer = setTimeout(this.onTimer, this.opts.flushIntervalMs);
     else this.timer = setTimeout(this.onRetryCheck, this.opts.retryCheckMs ?? 1000);
@@ -234,6 +235,13 @@ export class WriteQueue {
     );
     this.lastCommit = commit.catch(() => {});
     return commit.then(() => this.drained());
+  }
+
+  /** No more flushes by timer or retry (the store is closing). */
+  stop(): void {
+    this.isStopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Resolves when everything flushed so far is committed and on disk; rejects while commits fail. */
