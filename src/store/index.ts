@@ -1,7 +1,6 @@
 export { Store, type StoreOptions, type WriteStatus } from './store.ts';
 export { freeBytesAt, formatBytes, lowDiskText, type DiskStatus } from './disk-watch.ts';
 export { isCommitFailure } from './commit-failures.ts';
-export type { RetentionPass } from './retention.ts';
 export { compactStore, type CompactResult } from './compact.ts';
 export type { BarChunkSpan, BarSlice } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';

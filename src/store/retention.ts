@@ -17,6 +17,8 @@ export interface RetentionPass {
   bars: number;
   transactions: number;
   ms: number;
+  /** The longest stretch the pass held the event loop (between two yields). */
+  longestStepMs: number;
 }
 
 export class RetentionRunner {
@@ -65,7 +67,14 @@ export class RetentionRunner {
 
   private async run(): Promise<RetentionPass> {
     const started = performance.now();
-    const out: RetentionPass = { chunks: 0, bars: 0, transactions: 0, ms: 0 };
+    const out: RetentionPass = { chunks: 0, bars: 0, transactions: 0, ms: 0, longestStepMs: 0 };
+    let stepStart = started;
+    /** Gives the event loop back (ingest and reads run meanwhile) and resumes. */
+    const yieldTo = async (wait: Promise<unknown>) => {
+      out.longestStepMs = Math.max(out.longestStepMs, performance.now() - stepStart);
+      await wait;
+      stepStart = performance.now();
+    };
     if (!this.isWritable()) return out;
     const nowMs = this.nowMs();
     let batch: { symId: number; tf: (typeof TIMEFRAMES)[number]; starts: number[] }[] = [];
@@ -76,7 +85,7 @@ export class RetentionRunner {
       out.transactions++;
       batch = [];
       inBatch = 0;
-      await Promise.all(issued);
+      await yieldTo(Promise.all(issued));
     };
     try {
       let looked = 0;
@@ -95,15 +104,16 @@ export class RetentionRunner {
             await commit();
           }
         }
-        if (++looked % SERIES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (++looked % SERIES_PER_TURN === 0) await yieldTo(new Promise((resolve) => setImmediate(resolve)));
       }
       await commit();
     } catch (err) {
       this.log(`retention: a removal failed (${err instanceof Error ? err.message : String(err)}); the next pass tries again`);
     }
+    out.longestStepMs = Math.max(out.longestStepMs, performance.now() - stepStart);
     out.bars = out.chunks * CHUNK_BARS;
     out.ms = performance.now() - started;
-    if (out.chunks > 0) this.log(`retention: removed ${out.chunks} bar chunks (up to ${out.bars} bars) in ${out.ms.toFixed(0)} ms, ${out.transactions} transactions`);
+    if (out.chunks > 0) this.log(`retention: removed ${out.chunks} bar chunks (up to ${out.bars} bars) in ${out.ms.toFixed(0)} ms, ${out.transactions} transactions, the longest step ${out.longestStepMs.toFixed(1)} ms`);
     return out;
   }
 }

@@ -15,7 +15,7 @@ import { TickRing, type TickKind } from './ticks.ts';
 import { WriteQueue, type WriteState } from './write-queue.ts';
 import { guardCommitFailures } from './commit-failures.ts';
 import { DiskWatch, formatBytes, type DiskStatus } from './disk-watch.ts';
-import { RetentionRunner, type RetentionPass } from './retention.ts';
+import { RetentionRunner } from './retention.ts';
 import type { Retention } from '../domain/retention.ts';
 
 export interface StoreOptions {
@@ -230,11 +230,6 @@ export class Store {
   startRetention(retention: Retention, everyMs: number): void {
     this.retention ??= new RetentionRunner(this.bars, retention, () => this.registry.ids(), this.nowMs, () => !this.queue.isFailing, this.log);
     this.retention.start(everyMs);
-  }
-
-  /** Runs a retention pass now (after `startRetention`); resolves with what it removed. */
-  applyRetention(): Promise<RetentionPass> | null {
-    return this.retention?.pass() ?? null;
   }
 
   private logWriteState(state: WriteState): void {
