@@ -120,7 +120,7 @@ const OPTIONS = [
     fallback: 1_048_576,
     parse: integer(16_384, 1_073_741_824),
   },
-  { key: 'minFreeDiskBytes', flag: 'min-free-disk', env: 'MDS_MIN_FREE_DISK', arg: 'SIZE', allowed: 'a size such as 512MiB, 1GiB, 2GB (0: no check)', help: 'warn in /health and the log when the data dir has less free space (0: no check)', fallback: 1024 ** 3, shownDefault: '1GiB', parse: byteSize },
+  { key: 'minFreeDiskBytes', flag: 'min-free-disk', env: 'MDS_MIN_FREE_DISK', arg: 'SIZE', allowed: 'a size such as 512MiB, 1GiB, 2GB (0: no check)', help: 'warn in /health and the log when the data dir has less free space (0: never)', fallback: 1024 ** 3, shownDefault: '1GiB', parse: byteSize },
   { key: 'retain', flag: 'retain', env: 'MDS_RETAIN', arg: 'LIST', allowed: RETENTION_ALLOWED, help: 'how long completed bars are kept per timeframe, e.g. 1m=30d,1d=forever (unnamed ones keep theirs)', fallback: DEFAULT_RETENTION, shownDefault: formatRetention(DEFAULT_RETENTION), parse: retention },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];

@@ -163,7 +163,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
 function refuseFullDisk(dataDir: string, freeBytes: number | null, err?: unknown): void {
   if (err === undefined && (freeBytes === null || freeBytes >= START_MIN_FREE_BYTES)) return;
   const cause = err === undefined ? `mds needs at least ${formatBytes(START_MIN_FREE_BYTES)} to start` : `writing failed: ${err instanceof Error ? err.message : String(err)}`;
-  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (README: Operations, disk space) and start again`);
+  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (see README, Operations: A full disk) and start again`);
 }
 
 /** First start: history for every instrument; later starts: the gap since the last run. */
