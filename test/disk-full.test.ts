@@ -3,10 +3,10 @@
 // counted), and writing resumes by itself once space is freed; a start on the full disk is refused
 // (exit 2). Needs root for `mount` (as in CI).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMds, until } from './support/cli.ts';
+import { mountSmallDisk, type SmallDisk } from './support/full-disk.ts';
 import { spawnServer, WEDNESDAY_US_OPEN, type ChildServer } from './support/server.ts';
 
 const RING = 128;
@@ -14,37 +14,15 @@ const RING = 128;
 const RING_UNWRITTEN = Math.ceil(RING / 64) * 64;
 const ARGS = ['--history-days', '1', '--ring-capacity', String(RING), '--sim-rate', '20', '--min-free-disk', '8MiB'];
 
+let disk: SmallDisk;
 let mountDir = '';
 
 beforeAll(() => {
-  mountDir = mkdtempSync(join(tmpdir(), 'mds-full-'));
-  const mounted = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mountDir]);
-  if (mounted.exitCode !== 0) throw new Error(`mounting a tmpfs needs root: ${mounted.stderr.toString()}`);
+  disk = mountSmallDisk(64);
+  mountDir = disk.path;
 });
 
-afterAll(() => {
-  Bun.spawnSync(['umount', '-l', mountDir]);
-  rmSync(mountDir, { recursive: true, force: true });
-});
-
-/** Writes a file until the file system is full; returns its path. */
-function fillDisk(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 20, 4096]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
+afterAll(() => disk.unmount());
 
 interface Health {
   status: string;
@@ -67,7 +45,7 @@ describe('a full disk', () => {
       await using server = await spawnServer(dataDir, ARGS);
       expect((await health(server)).status).toBe('ok');
 
-      filler = fillDisk(mountDir);
+      filler = disk.fill();
       let failing: Health | null = null;
       await until(async () => {
         failing = await health(server);
@@ -124,7 +102,7 @@ describe('a full disk', () => {
   test('a stop while writes fail exits 0 saying so; a start on the full disk is refused with exit 2', async () => {
     const dataDir = join(mountDir, 'data');
     await using server = await spawnServer(dataDir, ARGS);
-    const filler = fillDisk(mountDir);
+    const filler = disk.fill();
     try {
       await until(async () => (await health(server)).disk.writes === 'failing', 'writes to fail', 20_000);
       server.proc.kill('SIGTERM');

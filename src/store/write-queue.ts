@@ -97,6 +97,17 @@ export class WriteQueue {
       // Reported through `state` and `onChange`; the writes are kept for the retry.
     });
   };
+  /**
+   * lmdb-js starts each event turn's transaction with an instruction of its own whose promise no
+   * caller gets; when the commit fails it rejects unhandled. It is the store's `committed` once the
+   * turn has ended (its batch start runs in the first setImmediate of the turn): hold it then.
+   */
+  private readonly holdBatchStart = () => {
+    this.root.committed.then(
+      () => {},
+      () => {},
+    );
+  };
   private readonly onRetryCheck = () => {
     this.timer = null;
     if (this.failing === null) return this.schedule();
@@ -225,6 +236,7 @@ export class WriteQueue {
     }
     this.outstanding++;
     this.lastAttemptMs = performance.now();
+    setImmediate(this.holdBatchStart);
     // One event turn is one lmdb-js transaction, so the last put settles after all the others.
     const commit = last.then(
       () => this.onCommitted(epoch, slabs),
@@ -280,9 +292,12 @@ export class WriteQueue {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.schedule();
-    if (!isNew) return;
     // The cause (errno text) arrives on lmdb-js's `commitError`; report once it is known.
     const cause = commitCause(err);
+    if (!isNew) {
+      cause?.catch(() => {});
+      return;
+    }
     const report = (reason: unknown) => {
       if (this.failing === null) return;
       if (reason !== undefined) this.failing.reason = failureText(reason);
