@@ -6,19 +6,11 @@ import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Bar } from '../src/domain/bar.ts';
 import { chunkStartOf } from '../src/store/bars.ts';
 import { DAY_MS } from '../src/domain/timeframes.ts';
 import { runMds, until } from './support/cli.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from './support/server.ts';
-
-interface Bar {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number | null;
-}
 
 /** Every bar of a window, ascending, page by page. */
 async function allBars(server: TestServer, path: string): Promise<Bar[]> {
