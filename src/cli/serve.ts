@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { shiftedClock, systemClock, type Clock } from '../clock.ts';
-import { UsageError, type ServeConfig } from '../config.ts';
+import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
 import { registryKeyOf } from '../domain/asset-classes.ts';
@@ -23,7 +23,8 @@ import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulato
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
 import { SimulatedCalendar } from '../ingest/simulator/economic-calendar.ts';
-import { formatBytes, freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
+import { freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
+import { refuseFullDisk, START_MIN_FREE_BYTES } from './full-disk.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
@@ -31,8 +32,6 @@ import { VERSION } from '../version.ts';
 export type Log = (line: string) => void;
 /** How often the simulator advances its instruments. */
 const SIM_STEP_MS = 25;
-/** Less free space than this on the data dir's file system and a start is refused (exit 2). */
-export const START_MIN_FREE_BYTES = 16 << 20;
 /** How often free disk space is checked, and retention applied, in the background. */
 const DISK_CHECK_MS = 10_000;
 const RETENTION_EVERY_MS = 3_600_000;
@@ -65,7 +64,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   } catch (err) {
     // A disk that fills while the history is written: refuse as a full disk at start, not a crash.
     const failure = store.writeStatus().failure;
-    if (!isCommitFailure(err) && failure === null) throw err;
+    const isFull = (freeBytesAt(dataDir) ?? Infinity) < START_MIN_FREE_BYTES;
+    if (!isCommitFailure(err) && failure === null && !isFull) throw err;
     await store.close();
     unlock();
     refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
@@ -154,16 +154,6 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   }
 
   return { port, stop };
-}
-
-/**
- * Refuses to start (exit 2, before anything is written) on a full disk, or when the first writes
- * fail: a server that cannot write would lose its feed's data from its first second.
- */
-function refuseFullDisk(dataDir: string, freeBytes: number | null, err?: unknown): void {
-  if (err === undefined && (freeBytes === null || freeBytes >= START_MIN_FREE_BYTES)) return;
-  const cause = err === undefined ? `mds needs at least ${formatBytes(START_MIN_FREE_BYTES)} to start` : `writing failed: ${err instanceof Error ? err.message : String(err)}`;
-  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (see README, Operations: A full disk) and start again`);
 }
 
 /** First start: history for every instrument; later starts: the gap since the last run. */

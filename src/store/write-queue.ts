@@ -65,7 +65,7 @@ const MIN_SLAB = 1 << 20;
  * While commits fail, a retry waits until the file system has this much room, or RETRY_MAX_WAIT_MS:
  * each failed commit costs a write attempt (and lmdb-js prints it), so a full disk is not hammered.
  */
-export const RETRY_FREE_BYTES = 4 << 20;
+const RETRY_FREE_BYTES = 4 << 20;
 const RETRY_MAX_WAIT_MS = 30_000;
 
 export class WriteQueue {
