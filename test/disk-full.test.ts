@@ -39,52 +39,58 @@ describe('a full disk', () => {
   test('a running server keeps serving reads, reports degraded, bounds unwritten ticks and resumes writing by itself', async () => {
     const dataDir = join(mountDir, 'data');
     mkdirSync(dataDir);
-    let filler = '';
     let quoteTsAfterResume = 0;
+    let droppedWhileFailing = 0;
     {
       await using server = await spawnServer(dataDir, ARGS);
       expect((await health(server)).status).toBe('ok');
 
-      filler = disk.fill();
-      let failing: Health | null = null;
-      await until(async () => {
-        failing = await health(server);
-        return failing.disk.writes === 'failing';
-      }, 'writes to fail', 20_000);
-      const degraded = failing!;
-      expect(degraded.status).toBe('degraded');
-      // LMDB reports a write past the end of the full file system as ENOSPC or, from its sync, EIO.
-      expect(degraded.disk).toMatchObject({ space: 'low', writes: 'failing' });
-      expect(degraded.disk.write_error).toMatch(/^(No space left on device|Input\/output error)$/);
-      expect(degraded.reason).toStartWith(`writes to the data dir fail (${degraded.disk.write_error}, 0 KiB free): serving what is stored, retrying by itself;`);
-      expect(degraded.disk.failing_since_ms).toBeGreaterThan(Date.parse(WEDNESDAY_US_OPEN));
+      const filler = disk.fill();
+      try {
+        let failing: Health | null = null;
+        // Failing at once; the cause follows when LMDB reports it.
+        await until(async () => {
+          failing = await health(server);
+          return failing.disk.writes === 'failing' && failing.disk.write_error !== 'a commit failed';
+        }, 'writes to fail, with the cause', 20_000);
+        const degraded = failing!;
+        expect(degraded.status).toBe('degraded');
+        // LMDB reports a write past the end of the full file system as ENOSPC or, from its sync, EIO.
+        expect(degraded.disk).toMatchObject({ space: 'low', writes: 'failing' });
+        expect(degraded.disk.write_error).toMatch(/^(No space left on device|Input\/output error)$/);
+        expect(degraded.reason).toStartWith(`writes to the data dir fail (${degraded.disk.write_error}, 0 KiB free): serving what is stored, retrying by itself;`);
+        expect(degraded.disk.failing_since_ms).toBeGreaterThan(Date.parse(WEDNESDAY_US_OPEN));
 
-      // Reads answer from what is stored and from memory.
-      const quote = await server.json('/crypto/quote/BTCUSD');
-      expect(quote.status).toBe(200);
-      const range = await server.json('/crypto/agg/BTCUSD/1/minute/2026-03-03/2026-03-04?limit=5');
-      expect(range.status).toBe(200);
-      expect(range.body.results_count).toBe(5);
+        // Reads answer from what is stored and from memory.
+        const quote = await server.json('/crypto/quote/BTCUSD');
+        expect(quote.status).toBe(200);
+        const range = await server.json('/crypto/agg/BTCUSD/1/minute/2026-03-03/2026-03-04?limit=5');
+        expect(range.status).toBe(200);
+        expect(range.body.results_count).toBe(5);
 
-      // The ticks rings fill: the oldest unwritten ticks are dropped, counted, and memory stays bounded.
-      await until(async () => (await health(server)).disk.dropped_ticks > 0, 'raw ticks to be dropped', 30_000);
-      const bound = degraded.symbols * 2 * RING_UNWRITTEN;
-      const first = await health(server);
-      expect(first.disk.unwritten_ticks).toBeLessThanOrEqual(bound);
-      await until(async () => (await health(server)).disk.dropped_ticks > first.disk.dropped_ticks + 1000, 'more raw ticks to be dropped', 30_000);
-      const later = await health(server);
-      expect(later.disk.unwritten_ticks).toBeLessThanOrEqual(bound);
-      expect(later.disk.writes).toBe('failing');
-      expect(server.proc.exitCode).toBeNull();
-      expect(server.output().match(/error: writes to the data dir fail/g)).toHaveLength(1);
+        // The ticks rings fill: the oldest unwritten ticks are dropped, counted, and memory stays bounded.
+        await until(async () => (await health(server)).disk.dropped_ticks > 0, 'raw ticks to be dropped', 30_000);
+        const bound = degraded.symbols * 2 * RING_UNWRITTEN;
+        const first = await health(server);
+        expect(first.disk.unwritten_ticks).toBeLessThanOrEqual(bound);
+        await until(async () => (await health(server)).disk.dropped_ticks > first.disk.dropped_ticks + 1000, 'more raw ticks to be dropped', 30_000);
+        const later = await health(server);
+        expect(later.disk.unwritten_ticks).toBeLessThanOrEqual(bound);
+        expect(later.disk.writes).toBe('failing');
+        droppedWhileFailing = later.disk.dropped_ticks;
+        expect(server.proc.exitCode).toBeNull();
+        expect(server.output().match(/error: writes to the data dir fail/g)).toHaveLength(1);
 
-      // Space returns: writing resumes without a restart.
-      rmSync(filler);
+      } finally {
+        // Space returns (also when an assertion above failed, for the next test).
+        rmSync(filler, { force: true });
+      }
+      // Writing resumes without a restart.
       await until(async () => (await health(server)).disk.writes === 'ok', 'writes to resume', 20_000);
       const resumed = await health(server);
       expect(resumed).toMatchObject({ status: 'ok', reason: null });
       expect(resumed.disk).toMatchObject({ space: 'ok', writes: 'ok', write_error: null, failing_since_ms: null });
-      expect(resumed.disk.dropped_ticks).toBeGreaterThanOrEqual(later.disk.dropped_ticks);
+      expect(resumed.disk.dropped_ticks).toBeGreaterThanOrEqual(droppedWhileFailing);
       expect(server.output()).toContain('writes to the data dir work again');
       quoteTsAfterResume = (await server.json('/crypto/quote/BTCUSD')).body.timestamp;
       // A clean stop writes everything: what was ingested after the disk filled is on disk.

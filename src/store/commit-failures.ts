@@ -20,6 +20,8 @@ export function isCommitFailure(reason: unknown): boolean {
 /** The short human reason of a failure: "No space left on device", not lmdb-js's page positions. */
 export function failureText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
+  // lmdb-js's own rejection names no cause: say what failed until the cause is known.
+  if (message.startsWith(COMMIT_FAILED)) return 'a commit failed';
   return message.split(':')[0]!.trim() || message;
 }
 

@@ -67,6 +67,8 @@ const MIN_SLAB = 1 << 20;
  */
 const RETRY_FREE_BYTES = 4 << 20;
 const RETRY_MAX_WAIT_MS = 30_000;
+/** How long the report of a failed commit waits for lmdb-js to give its cause. */
+const CAUSE_WAIT_MS = 2000;
 
 export class WriteQueue {
   private dirty = new Map<string, () => Write>();
@@ -298,13 +300,21 @@ export class WriteQueue {
       cause?.catch(() => {});
       return;
     }
-    const report = (reason: unknown) => {
-      if (this.failing === null) return;
-      if (reason !== undefined) this.failing.reason = failureText(reason);
+    let isReported = false;
+    const report = () => {
+      if (this.failing === null || isReported) return;
+      isReported = true;
       this.opts.onChange?.(this.state);
     };
-    if (cause) cause.then(() => report(undefined), report);
-    else report(undefined);
+    // lmdb-js rejects the cause from its write thread's next report, which may be late: report
+    // without it rather than not at all, and show it once it comes.
+    if (cause) {
+      cause.then(report, (reason: unknown) => {
+        if (this.failing !== null) this.failing.reason = failureText(reason);
+        report();
+      });
+      setTimeout(report, CAUSE_WAIT_MS).unref?.();
+    } else report();
   }
 
   private takeSlab(size: number): Uint8Array {

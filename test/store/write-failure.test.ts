@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Bar } from '../../src/domain/bar.ts';
 import { BAR_FIELDS, Store } from '../../src/store/index.ts';
 import { BLOCK_TICKS } from '../../src/store/ticks.ts';
+import { until } from '../support/cli.ts';
 import { mountSmallDisk, type SmallDisk } from '../support/full-disk.ts';
 
 const RING = 128;
@@ -43,6 +44,7 @@ describe('store writes on a full disk', () => {
       if (seq % 5000 === 0) await expect(store.flush()).rejects.toThrow();
     }
     await expect(store.flush()).rejects.toThrow();
+    await until(async () => store.writeStatus().failure !== 'a commit failed', 'the cause of the failure');
     const failing = store.writeStatus();
     expect(failing.failure).toMatch(/^(No space left on device|Input\/output error)$/);
     expect(failing.failingSinceMs).toBe(1234);
