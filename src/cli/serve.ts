@@ -23,7 +23,8 @@ import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulato
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
 import { SimulatedBonds } from '../ingest/simulator/bonds.ts';
 import { SimulatedCalendar } from '../ingest/simulator/economic-calendar.ts';
-import { Store } from '../store/index.ts';
+import { freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
+import { refuseFullDisk, START_MIN_FREE_BYTES } from './full-disk.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
@@ -31,6 +32,9 @@ import { VERSION } from '../version.ts';
 export type Log = (line: string) => void;
 /** How often the simulator advances its instruments. */
 const SIM_STEP_MS = 25;
+/** How often free disk space is checked, and retention applied, in the background. */
+const DISK_CHECK_MS = 10_000;
+const RETENTION_EVERY_MS = 3_600_000;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -43,19 +47,29 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
   // Everything an operator can get wrong is checked before the data dir is touched.
   const plans = loadPlans(config.plansFile);
   await checkListenHost(config.host);
+  refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
-  seedRegistry(store, ALL_INSTRUMENTS);
-
-  let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
-  if (devKey === null && !config.noDevKey) {
-    devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
-    await store.putMeta('devKey', devKey);
+  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log });
+  let devKey: string | null = null;
+  try {
+    seedRegistry(store, ALL_INSTRUMENTS);
+    devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
+    if (devKey === null && !config.noDevKey) {
+      devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
+      await store.putMeta('devKey', devKey);
+    }
+    // History first: the pipeline resumes the bars in progress it leaves behind.
+    if (config.feed === 'sim') await makeHistory(store, config, clock, log);
+  } catch (err) {
+    // A disk that fills while the history is written: refuse as a full disk at start, not a crash.
+    const failure = store.writeStatus().failure;
+    const isFull = (freeBytesAt(dataDir) ?? Infinity) < START_MIN_FREE_BYTES;
+    if (!isCommitFailure(err) && failure === null && !isFull) throw err;
+    await store.close();
+    unlock();
+    refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
   }
-
-  // History first: the pipeline resumes the bars in progress it leaves behind.
-  if (config.feed === 'sim') await makeHistory(store, config, clock, log);
   const pipeline = new Pipeline(store, clock);
   // Perpetual composites fold into the pipeline's bars (sealed by its timer) but keep their own rules.
   const composites = new PerpetualComposites(store, pipeline.bars);
@@ -112,9 +126,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
       stream.stop();
       auth.stop();
       await server?.stop(true);
-      await store.close();
+      const isComplete = await store.close();
       unlock();
-      log('stopped; everything written is on disk');
+      log(isComplete ? 'stopped; everything written is on disk' : `stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   try {
     app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
@@ -123,6 +137,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog): Promise
     throw listenFailure(config.host, config.port, err);
   }
   server = app.server as unknown as Server<ConnData>;
+  store.watchDisk(DISK_CHECK_MS);
+  store.startRetention(config.retain, RETENTION_EVERY_MS);
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;
