@@ -4,7 +4,11 @@ import { ALPACA_CRYPTO, ALPACA_STOCKS } from './alpaca/index.ts';
 import { bybitProtocol } from './bybit/bybit-protocol.ts';
 import { bybitLinearProtocol } from './bybit-linear/bybit-linear-protocol.ts';
 import { coinbaseProtocol } from './coinbase/coinbase-protocol.ts';
+import { deribitProtocol } from './deribit/deribit-protocol.ts';
+import { hyperliquidProtocol } from './hyperliquid/hyperliquid-protocol.ts';
 import { krakenProtocol } from './kraken/kraken-protocol.ts';
+import { okxProtocol } from './okx/okx-protocol.ts';
+import { okxSwapProtocol } from './okx-swap/okx-swap-protocol.ts';
 import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './massive/index.ts';
 import type { VenueProtocol } from './venue-protocol.ts';
 
@@ -13,6 +17,10 @@ export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
   krakenProtocol,
   bybitProtocol,
   bybitLinearProtocol,
+  okxProtocol,
+  okxSwapProtocol,
+  hyperliquidProtocol,
+  deribitProtocol,
   MASSIVE_STOCKS,
   MASSIVE_CRYPTO,
   MASSIVE_FOREX,
