@@ -1,6 +1,8 @@
 // Every WebSocket venue mds can connect to. Adding a venue is its folder under adapters/ plus
 // one line here.
 import { ALPACA_CRYPTO, ALPACA_STOCKS } from './alpaca/index.ts';
+import { binanceProtocol } from './binance/binance-protocol.ts';
+import { binanceUsdmProtocol } from './binance-usdm/binance-usdm-protocol.ts';
 import { bybitProtocol } from './bybit/bybit-protocol.ts';
 import { bybitLinearProtocol } from './bybit-linear/bybit-linear-protocol.ts';
 import { coinbaseProtocol } from './coinbase/coinbase-protocol.ts';
@@ -13,6 +15,8 @@ import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './massive/index.t
 import type { VenueProtocol } from './venue-protocol.ts';
 
 export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
+  binanceProtocol,
+  binanceUsdmProtocol,
   coinbaseProtocol,
   krakenProtocol,
   bybitProtocol,
