@@ -6,7 +6,11 @@ import { binanceUsdmProtocol } from './binance-usdm/binance-usdm-protocol.ts';
 import { bybitProtocol } from './bybit/bybit-protocol.ts';
 import { bybitLinearProtocol } from './bybit-linear/bybit-linear-protocol.ts';
 import { coinbaseProtocol } from './coinbase/coinbase-protocol.ts';
+import { deribitProtocol } from './deribit/deribit-protocol.ts';
+import { hyperliquidProtocol } from './hyperliquid/hyperliquid-protocol.ts';
 import { krakenProtocol } from './kraken/kraken-protocol.ts';
+import { okxProtocol } from './okx/okx-protocol.ts';
+import { okxSwapProtocol } from './okx-swap/okx-swap-protocol.ts';
 import { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './massive/index.ts';
 import type { VenueProtocol } from './venue-protocol.ts';
 
@@ -17,6 +21,10 @@ export const VENUE_PROTOCOLS: readonly VenueProtocol[] = [
   krakenProtocol,
   bybitProtocol,
   bybitLinearProtocol,
+  okxProtocol,
+  okxSwapProtocol,
+  hyperliquidProtocol,
+  deribitProtocol,
   MASSIVE_STOCKS,
   MASSIVE_CRYPTO,
   MASSIVE_FOREX,
