@@ -3,9 +3,10 @@
 // roll-up of its 1-minute bars. The clock is driven by --clock-start: each start jumps ahead.
 import { describe, expect, test } from 'bun:test';
 import { Store } from '../src/store/index.ts';
-import { checkRollUps, minuteHistoryFrom } from './support/bar-rollups.ts';
+import { resolve } from 'node:path';
+import { checkRollUps, copiedMinutes, minuteHistoryFrom } from './support/bar-rollups.ts';
 import { until } from './support/cli.ts';
-import { spawnServer, startServer } from './support/server.ts';
+import { spawnServer, startServer, TEST_KEY } from './support/server.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const HISTORY = ['--history-days', '1', '--history-years', '0'];
@@ -38,6 +39,42 @@ describe('restarts across bar boundaries', () => {
     const store = Store.open({ dataDir: dir.path });
     try {
       const report = checkRollUps(store, minuteHistoryFrom(Date.parse('2026-03-04T15:30:00Z'), 1));
+      expect(report.series).toBeGreaterThan(200);
+      expect(report.mismatches.slice(0, 10)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+
+  test('a first start killed while making its history, restarted a minute later, leaves no copied minute and every roll-up whole', async () => {
+    using dir = tempDir();
+    const args = ['--history-days', '2', '--history-years', '0', '--seed', '7'];
+    const main = resolve(import.meta.dir, '../src/main.ts');
+    const proc = Bun.spawn([process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dir.path, '--dev-key', TEST_KEY, ...args, '--clock-start', '2026-03-04T15:30:10Z'], { stdout: 'pipe', stderr: 'pipe' });
+    // Killed as soon as the first instruments' history is committed, long before it is all made.
+    let out = '';
+    const decoder = new TextDecoder();
+    let written: RegExpExecArray | null = null;
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      out += decoder.decode(chunk);
+      if ((written = /history (\d+)\/(\d+) instruments written/.exec(out))) break;
+    }
+    proc.kill('SIGKILL');
+    await proc.exited;
+    expect(written).not.toBeNull();
+    expect(Number(written![1])).toBeLessThan(Number(written![2]));
+
+    // The clock a minute on: a remade history would end a minute later than the one kept.
+    const again = await startServer({ dataDir: dir.path, args: [...args, '--clock-start', '2026-03-04T15:31:10Z'] });
+    await untilTraded(again, Date.parse('2026-03-04T15:31:10Z'));
+    await again.stop();
+    expect(again.logs.join('\n')).toContain('history ready');
+
+    const store = Store.open({ dataDir: dir.path });
+    try {
+      const from = minuteHistoryFrom(Date.parse('2026-03-04T15:31:00Z'), 2);
+      expect(copiedMinutes(store, from, Date.parse('2026-03-04T15:31:00Z')).slice(0, 5)).toEqual([]);
+      const report = checkRollUps(store, from);
       expect(report.series).toBeGreaterThan(200);
       expect(report.mismatches.slice(0, 10)).toEqual([]);
     } finally {

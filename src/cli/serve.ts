@@ -29,6 +29,8 @@ import { VERSION } from '../version.ts';
 export type Log = (line: string) => void;
 /** How often the simulator advances its instruments. */
 const SIM_STEP_MS = 25;
+/** Instruments whose history is committed (and reported) together. */
+const HISTORY_FLUSH_INSTRUMENTS = 32;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -147,17 +149,16 @@ async function makeHistory(store: Store, config: ServeConfig, clock: Clock, log:
   const plan = { minuteDays: config.historyDays, years: config.historyYears };
   log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${ALL_INSTRUMENTS.length} instruments` : 'resuming: filling the gap since the last run');
   let done = 0;
-  let lastReport = performance.now();
   let minutes = 0;
   for (const spec of ALL_INSTRUMENTS) {
     for (const entry of historyEntries(store, spec)) {
       minutes += extendHistory(store, entry, spec, endMs, plan, config.seed);
     }
     done++;
-    if (performance.now() - lastReport > 2000) {
-      lastReport = performance.now();
-      log(`  history ${done}/${ALL_INSTRUMENTS.length} instruments`);
+    // Whole instruments per transaction: a kill leaves each one's history complete or absent.
+    if (done % HISTORY_FLUSH_INSTRUMENTS === 0) {
       await store.flush();
+      log(`  history ${done}/${ALL_INSTRUMENTS.length} instruments written`);
     }
   }
   await store.flush();
