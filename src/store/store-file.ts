@@ -53,13 +53,15 @@ export function checkStoreFile(dataDir: string): void {
   }
   const fd = openSync(path, 'r');
   try {
+    // The meta pages first, the size after: a server on the data dir writes a commit's pages
+    // before the meta page naming them, so the file is never shorter than a meta page read earlier.
+    const first = readMeta(fd, 0);
+    const second = first === null ? null : readMeta(fd, first.pageSize);
     const size = fstatSync(fd).size;
     if (size === 0) return;
-    const first = readMeta(fd, 0);
     if (first === null || first.pageSize < 512 || (first.pageSize & (first.pageSize - 1)) !== 0) {
       throw new UnusableStoreError(`${path} is not an mds store (no LMDB header); point --data-dir at an mds data dir`);
     }
-    const second = size >= 2 * first.pageSize ? readMeta(fd, first.pageSize) : null;
     const newest = second !== null && second.txnId > first.txnId ? second : first;
     const needed = Math.max(2 * first.pageSize, (newest.lastPage + 1) * first.pageSize);
     if (size < needed) {
