@@ -7,6 +7,7 @@ import { runImport } from './cli/import.ts';
 import { runBackup } from './cli/backup.ts';
 import { runCompact } from './cli/compact.ts';
 import { COMMIT, VERSION } from './version.ts';
+import { UnusableStoreError } from './store/index.ts';
 
 const HELP = `mds ${VERSION}: a self-hosted market data service (REST + WebSocket over an embedded store)
 
@@ -58,7 +59,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError) {
+    // A data dir that cannot be opened safely is the operator's to mend, like a bad flag.
+    if (err instanceof UsageError || err instanceof UnusableStoreError) {
       process.stderr.write(`mds: ${err.message}\n`);
       process.exit(2);
     }

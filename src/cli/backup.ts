@@ -4,13 +4,14 @@ import { mkdirSync, readdirSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../config.ts';
-import { backupStore, hasStore } from '../store/index.ts';
+import { backupStore, checkStoreFile, hasStore } from '../store/index.ts';
 
 export const BACKUP_HELP = `Usage: mds backup --to DIR [options]
 
 Copies the store of a data dir to DIR, consistently, while a server may be running on it: the copy
 holds everything committed when the backup began. DIR must be new or empty; start a server on the
-copy with 'mds serve --data-dir DIR'.
+copy with 'mds serve --data-dir DIR'. The copy is written as DIR/mds.mdb.partial and renamed to
+DIR/mds.mdb once complete: an interrupted backup leaves no mds.mdb.
 
 Options:
   --to DIR           where the copy goes (created if missing; must hold no files)
@@ -38,6 +39,7 @@ export async function runBackup(argv: string[], env: Record<string, string | und
   const dataDir = resolve(values['data-dir'] ?? env.MDS_DATA_DIR ?? './data');
   const target = resolve(values.to);
   if (!hasStore(dataDir)) throw new UsageError(`no store in ${dataDir}: give the data dir to copy with --data-dir`);
+  checkStoreFile(dataDir);
   if (target === dataDir) throw new UsageError('--to must be another directory than the data dir');
   if (existsSync(target) && readdirSync(target).length > 0) throw new UsageError(`${target} is not empty: back up into a new or empty directory`);
   mkdirSync(target, { recursive: true });

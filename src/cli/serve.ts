@@ -6,7 +6,6 @@ import { shiftedClock, systemClock, type Clock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
-import { registryKeyOf } from '../domain/asset-classes.ts';
 import { Authenticator } from '../auth/authenticator.ts';
 import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
@@ -16,8 +15,7 @@ import { ALL_INSTRUMENTS, CATALOG, PERPETUALS, SIMULATED } from '../ingest/refer
 import { PerpetualComposites } from '../ingest/perpetual-composites.ts';
 import { PerpetualVenues } from '../ingest/simulator/perpetual-venues.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
-import { backfillInstrument, fillGap } from '../ingest/simulator/history.ts';
-import { Rng, seedFor } from '../ingest/simulator/random.ts';
+import { extendHistory } from '../ingest/simulator/history.ts';
 import { Simulator } from '../ingest/simulator/simulator.ts';
 import { SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND } from '../ingest/simulator/price-model.ts';
 import { SimulatedFundamentals } from '../ingest/simulator/fundamentals.ts';
@@ -35,6 +33,8 @@ const SIM_STEP_MS = 25;
 /** How often free disk space is checked, and retention applied, in the background. */
 const DISK_CHECK_MS = 10_000;
 const RETENTION_EVERY_MS = 3_600_000;
+/** Instruments whose history is committed (and reported) together. */
+const HISTORY_FLUSH_INSTRUMENTS = 32;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -162,21 +162,19 @@ async function makeHistory(store: Store, config: ServeConfig, clock: Clock, log:
   const endMs = floorMinute(clock.nowMs());
   const started = performance.now();
   const isFirst = store.getMeta('historyDone') === undefined;
+  const plan = { minuteDays: config.historyDays, years: config.historyYears };
   log(isFirst ? `first start: making ${config.historyDays} days of 1-minute and ${config.historyYears} years of daily history for ${ALL_INSTRUMENTS.length} instruments` : 'resuming: filling the gap since the last run');
   let done = 0;
-  let lastReport = performance.now();
   let minutes = 0;
   for (const spec of ALL_INSTRUMENTS) {
     for (const entry of historyEntries(store, spec)) {
-      const rng = new Rng(seedFor(config.seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}`));
-      if (isFirst) backfillInstrument(store, entry, spec, endMs, { minuteDays: config.historyDays, years: config.historyYears }, rng);
-      else minutes += fillGap(store, entry, spec, endMs, config.historyDays, rng);
+      minutes += extendHistory(store, entry, spec, endMs, plan, config.seed);
     }
     done++;
-    if (performance.now() - lastReport > 2000) {
-      lastReport = performance.now();
-      log(`  history ${done}/${ALL_INSTRUMENTS.length} instruments`);
+    // Whole instruments per transaction: a kill leaves each one's history complete or absent.
+    if (done % HISTORY_FLUSH_INSTRUMENTS === 0) {
       await store.flush();
+      log(`  history ${done}/${ALL_INSTRUMENTS.length} instruments written`);
     }
   }
   await store.flush();
@@ -186,10 +184,7 @@ async function makeHistory(store: Store, config: ServeConfig, clock: Clock, log:
   for (let pass = 0; pass < 3 && floorMinute(clock.nowMs()) > coveredMs; pass++) {
     coveredMs = floorMinute(clock.nowMs());
     for (const spec of ALL_INSTRUMENTS) {
-      for (const entry of historyEntries(store, spec)) {
-        const rng = new Rng(seedFor(config.seed, `catch-up:${registryKeyOf(entry.assetClass, entry.symbol)}:${coveredMs}`));
-        minutes += fillGap(store, entry, spec, coveredMs, config.historyDays, rng);
-      }
+      for (const entry of historyEntries(store, spec)) minutes += extendHistory(store, entry, spec, coveredMs, plan, config.seed);
     }
     await store.flush();
   }

@@ -4,7 +4,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
-import { STORE_FILE } from './backup.ts';
+import { checkStoreFile, STORE_FILE } from './store-file.ts';
 
 export interface CompactResult {
   beforeBytes: number;
@@ -13,6 +13,8 @@ export interface CompactResult {
 
 /** Compacts the store in `dataDir` in place; no server may have it open. */
 export async function compactStore(dataDir: string): Promise<CompactResult> {
+  // A truncated file would crash LMDB's map (SIGBUS): refused with a message like every command's.
+  checkStoreFile(dataDir);
   const path = join(dataDir, STORE_FILE);
   const temporary = `${path}.compacting`;
   const beforeBytes = statSync(path).size;

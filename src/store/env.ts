@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { checkStoreFile, STORE_FILE } from './store-file.ts';
 
 /** 2: latest state, bars in progress and open tick blocks in one `live` record per symbol (store/live.ts). */
 export const SCHEMA_VERSION = 2;
@@ -41,11 +42,12 @@ export interface StoreDbs {
 
 export function openDbs(dataDir: string): StoreDbs {
   mkdirSync(dataDir, { recursive: true });
+  checkStoreFile(dataDir);
   // lmdb-js starts the write thread on a transaction once ~1000 puts are queued, before the event
   // turn ends; the rest of a large flush then wakes it put by put, and on a shared core each wake
   // is a switch between threads. A flush is issued in one turn, so start the transaction at its end.
   // (`batchStartThreshold` is read by lmdb-js but missing from its option types.)
-  const options = { path: join(dataDir, 'mds.mdb'), compression: false, maxDbs: 16, batchStartThreshold: Number.MAX_SAFE_INTEGER };
+  const options = { path: join(dataDir, STORE_FILE), compression: false, maxDbs: 16, batchStartThreshold: Number.MAX_SAFE_INTEGER };
   const root = open(options);
   const binary = { encoding: 'binary' as const, keyEncoding: 'ordered-binary' as const };
   return {

@@ -9,4 +9,5 @@ export { BAR_FIELDS } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
 export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';
 export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic-calendar.ts';
-export { backupStore, hasStore, STORE_FILE, type BackupResult } from './backup.ts';
+export { backupStore, hasStore, type BackupResult } from './backup.ts';
+export { checkStoreFile, STORE_FILE, UnusableStoreError } from './store-file.ts';

@@ -1,7 +1,7 @@
 // `mds backup` over a running server: the copy, started as a data dir of its own, serves the same
 // completed bars, keys and latest values; bad targets and data dirs are usage errors (exit 2).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../support/server.ts';
 import { runMds } from '../support/cli.ts';
@@ -32,6 +32,8 @@ describe('mds backup', () => {
     const backup = await runMds('backup', '--data-dir', server.dataDir, '--to', target.path);
     expect(backup.code).toBe(0);
     expect(backup.out).toContain(`wrote ${join(target.path, 'mds.mdb')}`);
+    // Written under a temporary name and renamed once complete: nothing else is left.
+    expect(readdirSync(target.path)).toEqual(['mds.mdb']);
     const quoteBefore = await server.json('/crypto/quote/BTCUSD');
     await server.stop();
 
@@ -61,5 +63,38 @@ describe('mds backup', () => {
       expect(r.code).toBe(2);
       expect(r.err).toContain(message);
     }
+  });
+
+  test('a truncated store (an interrupted copy) is refused by serve, keys, import and backup with a clear message and exit 2, not a crash', async () => {
+    using dir = tempDir('mds-truncated-');
+    expect((await runMds('keys', 'create', '--plan', 'pro', '--data-dir', dir.path)).code).toBe(0);
+    // What a killed copy leaves: the two LMDB meta pages, naming pages the file does not have.
+    truncateSync(join(dir.path, 'mds.mdb'), 8192);
+    using out = tempDir('mds-truncated-copy-');
+    using fundamentals = tempDir('mds-truncated-file-');
+    const file = join(fundamentals.path, 'f.csv');
+    writeFileSync(file, 'symbol\n');
+    const commands = [
+      ['serve', '--port', '0', '--host', '127.0.0.1', '--feed', 'none'],
+      ['keys', 'list'],
+      ['import', 'fundamentals', file],
+      ['backup', '--to', join(out.path, 'copy')],
+    ];
+    for (const command of commands) {
+      const r = await runMds(...command, '--data-dir', dir.path);
+      const message = `mds: ${join(dir.path, 'mds.mdb')} is truncated: 8192 bytes of the 45056 its LMDB header names (an interrupted copy?); mds does not open it. Restore the data dir from a complete backup, or move the file away to start a new store\n`;
+      // The size the header names depends on what the store held; the rest is word for word.
+      expect({ command: command[0], code: r.code, err: r.err.replace(/of the \d+ its/, 'of the 45056 its') }).toEqual({ command: command[0], code: 2, err: message });
+    }
+    expect(existsSync(join(out.path, 'copy'))).toBe(false);
+  });
+
+  test('a data dir holding only an unfinished backup is refused, not started as a new empty store (exit 2)', async () => {
+    using dir = tempDir('mds-partial-');
+    writeFileSync(join(dir.path, 'mds.mdb.partial'), Buffer.alloc(8192));
+    const r = await runMds('keys', 'list', '--data-dir', dir.path);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('holds only an unfinished backup (mds.mdb.partial');
+    expect(existsSync(join(dir.path, 'mds.mdb'))).toBe(false);
   });
 });

@@ -172,6 +172,19 @@ describe('fillGap', () => {
     });
   });
 
+  test('a minute left in progress by the last run is completed into every timeframe, not into 1m alone', async () => {
+    await withBackfill('BTCUSD', (b) => {
+      const { store, entry, spec } = b;
+      // As the bar builder leaves it: the minute in progress at END, not yet in any coarse bar.
+      const leftover = { t: END, o: 70_000, h: 70_100, l: 69_900, c: 70_050, v: 2.5 };
+      store.setOpenBar(entry.id, '1m', leftover);
+      expect(fillGap(store, entry, spec, END + 7 * MINUTE_MS, 7, new Rng(3))).toBe(6);
+      expect(store.openBar(entry.id, '1m')).toBeUndefined();
+      expect(stored(store, entry.id, '1m', END)[0]).toEqual(leftover);
+      expectRollUpsConsistent(b);
+    });
+  });
+
   // Regression: appending to a chunk already on disk after a reopen used to throw a RangeError
   // (src/store/bars.ts loadChunk copied getBinaryFast's shared buffer by its byteLength).
   test('after reopening the store, fillGap continues the history from the last stored minute', async () => {

@@ -5,14 +5,14 @@
 // ones, so every timeframe agrees with the bars below it.
 import { foldBar, rollUp, type Bar } from '../../domain/bar.ts';
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
-import { CLASS_POLICY } from '../../domain/asset-classes.ts';
+import { CLASS_POLICY, registryKeyOf } from '../../domain/asset-classes.ts';
 import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain/timeframes.ts';
 import { alignmentFor, type BarAlignment } from '../../market/bar-alignment.ts';
 import { sessionsBetween } from '../../market/index.ts';
 import type { Store } from '../../store/index.ts';
 import { calendarOf } from './hours.ts';
 import { expectedVolume, roundTo, sigmaOver, SIM_TRADES_PER_SECOND, stepPrice } from './price-model.ts';
-import type { Rng } from './random.ts';
+import { Rng, seedFor } from './random.ts';
 
 export interface HistoryPlan {
   /** Calendar days of 1-minute bars, today included (the longest 1-minute window is 31). */
@@ -108,31 +108,40 @@ export function synthesizeBars(spec: InstrumentSpec, times: readonly number[], d
 }
 
 /**
- * Writes ascending, completed 1-minute bars ending at `endMs` and everything rolled up from them:
- * coarse bars that end by `endMs` are completed, the last one of each timeframe stays in
- * progress. A bar left in progress by an earlier run is merged or completed first.
+ * Writes ascending, completed 1-minute bars ending at `endMs` and everything rolled up from them,
+ * as the bar builder would have: coarse bars that end by `endMs` are completed, the last one of
+ * each timeframe stays in progress. Bars left in progress by an earlier run are continued: a
+ * minute in progress that has ended since is completed and, like every new minute, folded into
+ * the coarser bars in progress, one minute at a time in time order (the order the bar builder
+ * folds them in, so even volume sums round alike).
  */
 export function writeMinuteHistory(store: Store, entry: SymbolEntry, minutes: readonly Bar[], endMs: number): void {
   const align = alignmentFor(entry);
+  const first = minutes[0];
+  const openMinute = store.openBar(entry.id, '1m') ?? null;
+  // A minute in progress after the new ones contradicts them (it cannot happen: gaps are filled
+  // after it); it is dropped rather than folded twice.
+  const leftover = openMinute && align.barEnd(openMinute.t, '1m') <= endMs && (first === undefined || openMinute.t < first.t) ? openMinute : null;
+  const completedMinutes = leftover ? [leftover, ...minutes] : minutes;
   for (const tf of TIMEFRAMES) {
-    const rolled = tf === '1m' ? minutes.map((b) => ({ ...b })) : rollUp(minutes, (t) => align.barStart(t, tf));
-    const open = store.openBar(entry.id, tf);
-    if (open && rolled[0]?.t === open.t) {
-      const first = rolled[0]!;
-      rolled[0] = { ...open };
-      foldBar(rolled[0], first);
-    } else if (open && (rolled.length === 0 ? align.barEnd(open.t, tf) <= endMs : open.t < rolled[0]!.t)) {
-      store.appendBar(entry.id, tf, open);
-      store.setOpenBar(entry.id, tf, null);
+    const open = tf === '1m' ? (leftover === null && first === undefined ? openMinute : null) : (store.openBar(entry.id, tf) ?? null);
+    let current: Bar | null = open && { ...open };
+    const completed: Bar[] = [];
+    for (const minute of completedMinutes) {
+      const t = align.barStart(minute.t, tf);
+      if (current && current.t === t) {
+        foldBar(current, minute);
+      } else {
+        if (current) completed.push(current);
+        current = { ...minute, t };
+      }
     }
-    const last = rolled.at(-1);
-    if (last && align.barEnd(last.t, tf) > endMs) {
-      rolled.pop();
-      store.setOpenBar(entry.id, tf, last);
-    } else if (last) {
-      store.setOpenBar(entry.id, tf, null);
+    if (current && align.barEnd(current.t, tf) <= endMs) {
+      completed.push(current);
+      current = null;
     }
-    store.appendHistory(entry.id, tf, rolled);
+    store.appendHistory(entry.id, tf, completed);
+    store.setOpenBar(entry.id, tf, current);
   }
 }
 
@@ -190,15 +199,39 @@ export function backfillInstrument(store: Store, entry: SymbolEntry, spec: Instr
   writeMinuteHistory(store, entry, generated[0]?.[1] ?? [], endMs);
 }
 
-/** After a restart: fills the minutes since the last stored minute, walking on from its close. */
-export function fillGap(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, maxDays: number, rng: Rng): number {
+/** The newest stored minute of a series, completed or in progress, or null when it has none. */
+function lastStoredMinute(store: Store, entry: SymbolEntry): Bar | null {
   const lastT = store.lastCompletedBarT(entry.id, '1m');
   const open = store.openBar(entry.id, '1m');
-  const lastMinute = open && (lastT === null || open.t > lastT) ? open : lastT !== null ? store.lastBarBefore(entry.id, '1m', lastT + 1) : null;
+  if (open && (lastT === null || open.t > lastT)) return open;
+  return lastT !== null ? store.lastBarBefore(entry.id, '1m', lastT + 1) : null;
+}
+
+/** After a restart: fills the minutes since the last stored minute, walking on from its close. */
+export function fillGap(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, maxDays: number, rng: Rng): number {
+  const lastMinute = lastStoredMinute(store, entry);
   if (!lastMinute) return 0;
   const from = Math.max(lastMinute.t + MINUTE_MS, endMs - maxDays * DAY_MS);
   const times = barTimes(calendarOf(spec), alignmentFor(entry), '1m', from, endMs);
   const bars = synthesizeBars(spec, times, MINUTE_MS, lastMinute.c, 'forward', rng);
   writeMinuteHistory(store, entry, bars, endMs);
   return bars.length;
+}
+
+/**
+ * Brings one series' history up to `endMs` (a minute boundary), whatever an earlier run left: a
+ * series without minutes gets its whole history (a first start, one killed before it reached this
+ * series, or a series new to the catalog); one with minutes is continued from its last minute,
+ * never made again (that would append minutes generated for another end). Each series' history is
+ * written in one flush, hence one transaction, so a killed build leaves whole series or none.
+ * Returns the 1-minute bars added by a fill (0 for a whole history).
+ */
+export function extendHistory(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number): number {
+  const key = registryKeyOf(entry.assetClass, entry.symbol);
+  if (lastStoredMinute(store, entry) === null) {
+    backfillInstrument(store, entry, spec, endMs, plan, new Rng(seedFor(seed, `history:${key}`)));
+    return 0;
+  }
+  // Seeded by the end too: each fill walks on its own path, not the one the last fill took.
+  return fillGap(store, entry, spec, endMs, plan.minuteDays, new Rng(seedFor(seed, `gap:${key}:${endMs}`)));
 }

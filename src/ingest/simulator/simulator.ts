@@ -63,8 +63,11 @@ export class Simulator {
     for (const spec of specs) {
       const entry = store.registry.resolve(spec.assetClass, spec.symbol);
       if (!entry) continue;
-      // Keyed like the registry, so an overnight line does not walk in step with its regular-session series.
-      const rng = new Rng(seedFor(opts.seed ^ 0x5eed, registryKeyOf(spec.assetClass, spec.symbol)));
+      // Keyed like the registry, so an overnight line does not walk in step with its regular-session
+      // series, and by the ticks stored so far, so a restart does not replay the last start's ticks.
+      const stored = store.latest(entry.id);
+      const key = registryKeyOf(spec.assetClass, spec.symbol);
+      const rng = new Rng(seedFor(opts.seed ^ 0x5eed, stored ? `${key}:${stored.quoteSeq}:${stored.tradeSeq}` : key));
       const venues = VENUES_PER_CLASS[spec.assetClass];
       this.instruments.push({
         entry,
