@@ -152,6 +152,13 @@ export function createStream(deps: StreamDeps) {
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
   function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
+    // Before any work: a frame may name no more pairs than the connection may hold, so its cost is
+    // bounded by what it could change (the lists are deduplicated by the parser).
+    const maxPairs = subscriptionLimit(account);
+    const named = req.channels.length * req.symbols.length;
+    if (named > maxPairs) {
+      return { code: 'too_many_subscriptions', message: `too many pairs in one frame: ${req.channels.length} × ${req.symbols.length} = ${named} channel × symbol pairs (after removing repeats); at most ${maxPairs} per frame, the subscription limit` };
+    }
     const channels: Channel[] = [];
     for (const name of req.channels) {
       const channel = parseChannel(name);
