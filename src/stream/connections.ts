@@ -46,6 +46,12 @@ export const CLOSE_FLOOD = 4029;
 /** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
 /**
+ * How long a slow consumer's close waits for the client to read what was queued before it: the
+ * runtime drops a closing connection's unsent bytes, close frame included, within seconds, so the
+ * close is sent only once they are gone (or after this, when the frame may be lost).
+ */
+export const SLOW_CONSUMER_CLOSE_WAIT_MS = 120_000;
+/**
  * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
  * far enough above the bound that the check closes the connection with 4008 first, even with a
  * small bound and a fast feed (the close frame itself must still fit under the cap).
@@ -60,6 +66,8 @@ export interface ConnData {
   subs: Map<string, Pair>;
   frames: number;
   windowStartMs: number;
+  /** Sweeps since the connection was found to be a slow consumer (null: it is not one). */
+  slowSweeps: number | null;
   /**
    * Set on a browser's connection whose key was refused: a browser cannot read the status of a
    * refused upgrade, so it is accepted only to carry the error frame and the close code.
@@ -131,7 +139,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, refused };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, slowSweeps: null, refused };
         if (server.upgrade(req, { data })) return undefined;
       }
       return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
@@ -140,7 +148,7 @@ export function createStream(deps: StreamDeps) {
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`);
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), refused: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), slowSweeps: null, refused: null };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -277,7 +285,7 @@ export function createStream(deps: StreamDeps) {
       });
     },
     message(ws, message) {
-      if (ws.data.refused !== null) return;
+      if (ws.data.refused !== null || ws.data.slowSweeps !== null) return;
       const now = deps.clock.nowMs();
       if (now - ws.data.windowStartMs >= 10_000) {
         ws.data.windowStartMs = now;
@@ -302,12 +310,26 @@ export function createStream(deps: StreamDeps) {
     },
   };
 
+  const slowReason = () => `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`;
+  const maxSlowSweeps = Math.ceil(SLOW_CONSUMER_CLOSE_WAIT_MS / SLOW_CONSUMER_CHECK_MS);
+
+  /**
+   * A slow consumer gets nothing more (its subscriptions and heartbeats end at once, so its unsent
+   * bytes stop growing); its close frame goes out once the client has read what was queued, so
+   * the close arrives right after the data however long the client stays away (up to the wait).
+   */
   function sweepSlowConsumers(): void {
     for (const ws of open) {
       const buffered = ws.getBufferedAmount();
-      if (buffered > limits.slowConsumerBytes) {
-        log(`stream: closed ${ws.data.id} (key ${ws.data.account.id}) as a slow consumer: ${buffered} bytes unsent`);
-        ws.close(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`);
+      const { data } = ws;
+      if (data.slowSweeps !== null) {
+        if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
+      } else if (buffered > limits.slowConsumerBytes) {
+        log(`stream: closing ${data.id} (key ${data.account.id}) as a slow consumer: ${buffered} bytes unsent; nothing more is sent to it`);
+        data.slowSweeps = 0;
+        for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
+        data.subs.clear();
+        ws.unsubscribe(HEARTBEAT_TOPIC[data.format]);
       }
     }
   }
@@ -315,7 +337,7 @@ export function createStream(deps: StreamDeps) {
   /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
   function heartbeat(): void {
     deps.hub.heartbeat();
-    for (const ws of open) ws.ping();
+    for (const ws of open) if (ws.data.slowSweeps === null) ws.ping();
   }
 
   deps.auth.onKeysChanged(() => applyKeyChanges(open, deps.auth, { send, active, log }));
