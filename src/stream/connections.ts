@@ -42,6 +42,8 @@ export const DEFAULT_LIMITS: StreamLimits = {
 };
 
 export const CLOSE_SLOW_CONSUMER = 4008;
+/** A connection's replay per 10 s, in units of `maxReplay` (one pair's worst case). */
+export const REPLAY_WINDOWS_PER_10S = 4;
 export const CLOSE_FLOOD = 4029;
 /** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
@@ -66,6 +68,8 @@ export interface ConnData {
   subs: Map<string, Pair>;
   frames: number;
   windowStartMs: number;
+  /** Ticks this connection may still have replayed in the current 10-second window. */
+  replayLeft: number;
   /** Sweeps since the connection was found to be a slow consumer (null: it is not one). */
   slowSweeps: number | null;
   /**
@@ -139,7 +143,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, slowSweeps: null, refused };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused };
         if (server.upgrade(req, { data })) return undefined;
       }
       return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
@@ -148,11 +152,16 @@ export function createStream(deps: StreamDeps) {
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`);
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), slowSweeps: null, refused: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
 
+  /**
+   * Replayed ticks a connection may have per 10-second window: a frame's replay costs a store read
+   * and an encoding per tick, so unsubscribing and resubscribing with `since` must not multiply it.
+   */
+  const replayBudget = () => REPLAY_WINDOWS_PER_10S * limits.maxReplay;
   const connectionLimit = (account: Account) => Math.min(limits.maxConnectionsPerKey, account.plan.stream_connections);
   const subscriptionLimit = (account: Account) => Math.min(limits.maxSubscriptions, account.plan.stream_subscriptions);
 
@@ -236,7 +245,9 @@ export function createStream(deps: StreamDeps) {
       // Replayed and subscribed in one turn of the event loop: no live tick can fall between them.
       const after = req.since !== null && pair.entry ? sinceFor(req.since, pair, req.symbols) : undefined;
       if (after !== undefined) {
-        const report = replayPair(deps.store, pair, after, limits.maxReplay, sendText);
+        // Past the connection's budget a pair gets what is left (its report says gap: true).
+        const report = replayPair(deps.store, pair, after, Math.min(limits.maxReplay, ws.data.replayLeft), sendText);
+        ws.data.replayLeft -= report.replayed;
         replayed += report.replayed;
         replay.push(report);
       } else if (req.snapshot && pair.entry && snapshotPair(deps.store, pair, sendText)) {
@@ -290,6 +301,7 @@ export function createStream(deps: StreamDeps) {
       if (now - ws.data.windowStartMs >= 10_000) {
         ws.data.windowStartMs = now;
         ws.data.frames = 0;
+        ws.data.replayLeft = replayBudget();
       }
       if (++ws.data.frames > limits.maxFramesPer10s) {
         fail(ws, 'rate_limited', `more than ${limits.maxFramesPer10s} frames in 10 seconds: closing`, null);

@@ -128,6 +128,23 @@ describe('stream limits', () => {
     expect(ack.replay).toEqual([{ channel: 'crypto.quotes', symbol: 'BTCUSD', since: 5, replayed: 10, first_seq: 41, gap: true }]);
   });
 
+  test('replay per connection is bounded per 10 s: resubscribing with since does not multiply it', async () => {
+    await using s = await streamServer({ maxReplay: 10 });
+    for (let i = 1; i <= 50; i++) s.store.appendQuote(s.btc.id, 1_772_638_200_000 + i, 95000 + i, 95001 + i, 1, 1);
+    await using c = await connect(s.url);
+    const replays: unknown[] = [];
+    // 4 × max_replay = 40 ticks per 10 s: four full replays, then the rest get none and say so.
+    for (let round = 0; round < 5; round++) {
+      c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'], since: 5 });
+      replays.push((await c.next((m) => m.type === 'subscribed')).replay[0]);
+      c.send({ action: 'unsubscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
+      await c.next((m) => m.type === 'unsubscribed');
+    }
+    const full = { channel: 'crypto.quotes', symbol: 'BTCUSD', since: 5, replayed: 10, first_seq: 41, gap: true };
+    expect(replays).toEqual([full, full, full, full, { ...full, replayed: 0, first_seq: 51 }]);
+    expect(c.messages.filter((m) => m.type === 'quote').length).toBe(40);
+  });
+
   test('connections beyond the per-key limit are refused with 429', async () => {
     await using s = await streamServer({ maxConnectionsPerKey: 2 });
     await using a = await connect(s.url);
