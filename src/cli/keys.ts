@@ -17,7 +17,7 @@ Manage API keys in a data dir (works while the server runs; it sees changes with
 Commands:
   create --plan PLAN [--markets US,DE|all] [--addons fundamentals,bonds,overnight] [--name TEXT]
                      make a key; its secret is printed once and stored only as a hash
-  list               every key (never the secrets)
+  list               every key (never the secrets) and the calls it made; 0: never used
   show ID            one key with its usage in the current quota window
   update ID [--plan PLAN] [--markets ...] [--addons ...] [--name TEXT]
   revoke ID          the key stops working (401 "API key revoked")
@@ -86,6 +86,20 @@ function describe(record: KeyRecord): Record<string, unknown> {
   };
 }
 
+/**
+ * Calls counted for a key since it was made, over every quota window of its plan. Zero marks a key
+ * nobody has used: among them one whose `create` was killed after the commit but before it printed
+ * the secret, which nobody can have.
+ */
+function usedSinceCreated(store: Store, record: KeyRecord, plan: Plan | undefined, nowMs: number): number {
+  const windowMs = (plan?.quota_window_days ?? 30) * 86_400_000;
+  let used = 0;
+  // From the window before the key's: a server clock a little behind the one that made the key
+  // counts its first calls there.
+  for (let start = record.createdMs - windowMs; start <= nowMs; start += windowMs) used += store.accounts.usageOf(record.id, start);
+  return used;
+}
+
 export async function runKeys(argv: string[], env: Record<string, string | undefined>, out: (text: string) => void): Promise<number> {
   let parsed;
   try {
@@ -112,9 +126,10 @@ export async function runKeys(argv: string[], env: Record<string, string | undef
   };
   const store = Store.open({ dataDir: resolve(values['data-dir'] ?? env.MDS_DATA_DIR ?? './data') });
   try {
+    const describeText = (record: KeyRecord, extraFields: Record<string, unknown> = {}) =>
+      `${Object.entries({ ...describe(record), ...extraFields }).map(([k, v]) => `${k.padEnd(10)} ${Array.isArray(v) ? v.join(',') || '-' : (v ?? '-')}`).join('\n')}\n`;
     const show = (record: KeyRecord, extraFields: Record<string, unknown> = {}) => {
-      const view = { ...describe(record), ...extraFields };
-      out(values.json ? `${JSON.stringify(view)}\n` : `${Object.entries(view).map(([k, v]) => `${k.padEnd(10)} ${Array.isArray(v) ? v.join(',') || '-' : (v ?? '-')}`).join('\n')}\n`);
+      out(values.json ? `${JSON.stringify({ ...describe(record), ...extraFields })}\n` : describeText(record, extraFields));
     };
     switch (command) {
       case 'create': {
@@ -123,21 +138,22 @@ export async function runKeys(argv: string[], env: Record<string, string | undef
         const markets = values.markets ? parseMarkets(values.markets, plan) : [plan.markets?.[0] ?? 'US'];
         const addons = values.addons ? parseAddons(values.addons, plan) : [];
         const { record, secret } = store.accounts.create({ name: values.name ?? '', plan: plan.name, markets, addons }, systemClock.nowMs());
+        // One write: the secret and the id reach the terminal together or not at all. A key whose
+        // output never came (the command killed after the commit) shows 0 calls in 'keys list'.
         if (values.json) out(`${JSON.stringify({ ...describe(record), key: secret })}\n`);
-        else {
-          show(record);
-          out(`key        ${secret}\n\nThe key is shown only now; mds keeps only its hash.\n`);
-        }
+        else out(`${describeText(record)}key        ${secret}\n\nThe key is shown only now; mds keeps only its hash.\n`);
         return 0;
       }
       case 'list': {
         const records = store.accounts.list();
-        if (values.json) out(`${JSON.stringify(records.map(describe))}\n`);
+        const now = systemClock.nowMs();
+        const usedOf = (r: KeyRecord) => usedSinceCreated(store, r, plans.get(r.plan), now);
+        if (values.json) out(`${JSON.stringify(records.map((r) => ({ ...describe(r), used_total: usedOf(r) })))}\n`);
         else if (records.length === 0) out('no keys yet: make one with mds keys create --plan free\n');
         else {
-          out(`${'ID'.padEnd(18)} ${'PLAN'.padEnd(11)} ${'MARKETS'.padEnd(12)} ${'ADDONS'.padEnd(26)} ${'CREATED'.padEnd(20)} STATUS   NAME\n`);
+          out(`${'ID'.padEnd(18)} ${'PLAN'.padEnd(11)} ${'MARKETS'.padEnd(12)} ${'ADDONS'.padEnd(26)} ${'CREATED'.padEnd(20)} STATUS   ${'USED'.padEnd(9)} NAME\n`);
           for (const r of records) {
-            out(`${r.id.padEnd(18)} ${r.plan.padEnd(11)} ${(r.markets.join(',') || '-').padEnd(12)} ${(r.addons.join(',') || '-').padEnd(26)} ${new Date(r.createdMs).toISOString().slice(0, 19).padEnd(20)} ${(r.revokedMs === null ? 'active' : 'revoked').padEnd(8)} ${r.name}\n`);
+            out(`${r.id.padEnd(18)} ${r.plan.padEnd(11)} ${(r.markets.join(',') || '-').padEnd(12)} ${(r.addons.join(',') || '-').padEnd(26)} ${new Date(r.createdMs).toISOString().slice(0, 19).padEnd(20)} ${(r.revokedMs === null ? 'active' : 'revoked').padEnd(8)} ${String(usedOf(r)).padEnd(9)} ${r.name}\n`);
           }
         }
         return 0;

@@ -42,9 +42,17 @@ export const DEFAULT_LIMITS: StreamLimits = {
 };
 
 export const CLOSE_SLOW_CONSUMER = 4008;
+/** A connection's replay per 10 s, in units of `maxReplay` (one pair's worst case). */
+export const REPLAY_WINDOWS_PER_10S = 4;
 export const CLOSE_FLOOD = 4029;
 /** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
+/**
+ * How long a slow consumer's close waits for the client to read what was queued before it: the
+ * runtime drops a closing connection's unsent bytes, close frame included, within seconds, so the
+ * close is sent only once they are gone (or after this, when the frame may be lost).
+ */
+export const SLOW_CONSUMER_CLOSE_WAIT_MS = 120_000;
 /**
  * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
  * far enough above the bound that the check closes the connection with 4008 first, even with a
@@ -60,6 +68,10 @@ export interface ConnData {
   subs: Map<string, Pair>;
   frames: number;
   windowStartMs: number;
+  /** Ticks this connection may still have replayed in the current 10-second window. */
+  replayLeft: number;
+  /** Sweeps since the connection was found to be a slow consumer (null: it is not one). */
+  slowSweeps: number | null;
   /**
    * Set on a browser's connection whose key was refused: a browser cannot read the status of a
    * refused upgrade, so it is accepted only to carry the error frame and the close code.
@@ -131,7 +143,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, refused };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused };
         if (server.upgrade(req, { data })) return undefined;
       }
       return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
@@ -142,11 +154,16 @@ export function createStream(deps: StreamDeps) {
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), refused: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
 
+  /**
+   * Replayed ticks a connection may have per 10-second window: a frame's replay costs a store read
+   * and an encoding per tick, so unsubscribing and resubscribing with `since` must not multiply it.
+   */
+  const replayBudget = () => REPLAY_WINDOWS_PER_10S * limits.maxReplay;
   const connectionLimit = (account: Account) => Math.min(limits.maxConnectionsPerKey, account.plan.stream_connections);
   const subscriptionLimit = (account: Account) => Math.min(limits.maxSubscriptions, account.plan.stream_subscriptions);
 
@@ -154,6 +171,13 @@ export function createStream(deps: StreamDeps) {
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
   function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
+    // Before any work: a frame may name no more pairs than the connection may hold, so its cost is
+    // bounded by what it could change (the lists are deduplicated by the parser).
+    const maxPairs = subscriptionLimit(account);
+    const named = req.channels.length * req.symbols.length;
+    if (named > maxPairs) {
+      return { code: 'too_many_subscriptions', message: `too many pairs in one frame: ${req.channels.length} × ${req.symbols.length} = ${named} channel × symbol pairs (after removing repeats); at most ${maxPairs} per frame, the subscription limit` };
+    }
     const channels: Channel[] = [];
     for (const name of req.channels) {
       const channel = parseChannel(name);
@@ -225,7 +249,9 @@ export function createStream(deps: StreamDeps) {
       // Replayed and subscribed in one turn of the event loop: no live tick can fall between them.
       const after = req.since !== null && pair.entry ? sinceFor(req.since, pair, req.symbols) : undefined;
       if (after !== undefined) {
-        const report = replayPair(deps.store, pair, after, limits.maxReplay, sendText);
+        // Past the connection's budget a pair gets what is left (its report says gap: true).
+        const report = replayPair(deps.store, pair, after, Math.min(limits.maxReplay, ws.data.replayLeft), sendText);
+        ws.data.replayLeft -= report.replayed;
         replayed += report.replayed;
         replay.push(report);
       } else if (req.snapshot && pair.entry && snapshotPair(deps.store, pair, sendText)) {
@@ -274,11 +300,12 @@ export function createStream(deps: StreamDeps) {
       });
     },
     message(ws, message) {
-      if (ws.data.refused !== null) return;
+      if (ws.data.refused !== null || ws.data.slowSweeps !== null) return;
       const now = deps.clock.nowMs();
       if (now - ws.data.windowStartMs >= 10_000) {
         ws.data.windowStartMs = now;
         ws.data.frames = 0;
+        ws.data.replayLeft = replayBudget();
       }
       if (++ws.data.frames > limits.maxFramesPer10s) {
         fail(ws, 'rate_limited', `more than ${limits.maxFramesPer10s} frames in 10 seconds: closing`, null);
@@ -299,12 +326,26 @@ export function createStream(deps: StreamDeps) {
     },
   };
 
+  const slowReason = () => `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`;
+  const maxSlowSweeps = Math.ceil(SLOW_CONSUMER_CLOSE_WAIT_MS / SLOW_CONSUMER_CHECK_MS);
+
+  /**
+   * A slow consumer gets nothing more (its subscriptions and heartbeats end at once, so its unsent
+   * bytes stop growing); its close frame goes out once the client has read what was queued, so
+   * the close arrives right after the data however long the client stays away (up to the wait).
+   */
   function sweepSlowConsumers(): void {
     for (const ws of open) {
       const buffered = ws.getBufferedAmount();
-      if (buffered > limits.slowConsumerBytes) {
-        log(`stream: closed ${ws.data.id} (key ${ws.data.account.id}) as a slow consumer: ${buffered} bytes unsent`);
-        ws.close(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`);
+      const { data } = ws;
+      if (data.slowSweeps !== null) {
+        if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
+      } else if (buffered > limits.slowConsumerBytes) {
+        log(`stream: closing ${data.id} (key ${data.account.id}) as a slow consumer: ${buffered} bytes unsent; nothing more is sent to it`);
+        data.slowSweeps = 0;
+        for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
+        data.subs.clear();
+        ws.unsubscribe(HEARTBEAT_TOPIC[data.format]);
       }
     }
   }
@@ -312,7 +353,7 @@ export function createStream(deps: StreamDeps) {
   /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
   function heartbeat(): void {
     deps.hub.heartbeat();
-    for (const ws of open) ws.ping();
+    for (const ws of open) if (ws.data.slowSweeps === null) ws.ping();
   }
 
   deps.auth.onKeysChanged(() => applyKeyChanges(open, deps.auth, { send, active, log }));

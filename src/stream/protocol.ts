@@ -98,7 +98,8 @@ export function parseClientFrame(text: string): ParseResult {
     since = parsed;
   }
   if (f.snapshot !== undefined && typeof f.snapshot !== 'boolean') return { ok: false, code: 'bad_frame', message: '"snapshot" must be true or false', id };
-  return { ok: true, request: { action: f.action, channels: f.channels, symbols: f.symbols, since, snapshot: f.snapshot === true, id } };
+  // Named twice is named once: a repeated channel or symbol must not multiply the frame's work.
+  return { ok: true, request: { action: f.action, channels: [...new Set(f.channels)], symbols: [...new Set(f.symbols)], since, snapshot: f.snapshot === true, id } };
 }
 
 export function errorFrame(code: ErrorCode, message: string, id: string | number | null = null): Record<string, unknown> {

@@ -1,6 +1,7 @@
 // Key, headers and hostile input over real HTTP: every response carries the rate-limit headers
 // and a request id; bad input is a clear 4xx, never a crash.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { connect as connectTcp } from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -117,6 +118,31 @@ describe('hostile and malformed input', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD');
     expect((await res.json()) as any).toEqual({ status: 405, error: expect.any(String), request_id: res.headers.get('x-request-id')! });
     expectHeaders(res);
+  });
+
+  test.each(['/health', '/openapi.json'])('a non-GET method on the open path %s is a 405 too, not a 404', async (path) => {
+    for (const method of ['POST', 'DELETE', 'OPTIONS']) {
+      const res = await server.get(path, { method, key: null });
+      expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({ method, status: 405, allow: 'GET, HEAD' });
+      expect((await res.json()) as any).toEqual({ status: 405, error: 'method not allowed: the API is read-only and answers GET only', request_id: res.headers.get('x-request-id')! });
+      expectHeaders(res);
+    }
+  });
+
+  // What the Bun runtime's HTTP parser does before mds sees a request, as the README's Errors section says.
+  test.each([
+    ['an unknown method', 'FOO /crypto/quote/BTCUSD HTTP/1.1', ''],
+    ['a lowercase method', 'get /crypto/quote/BTCUSD HTTP/1.1', ''],
+    ['a request line without a path', 'GET  HTTP/1.1', 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n'],
+    ['an unknown HTTP version', 'GET /health HTTP/2.5', 'HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n\r\n'],
+  ])('%s gets the runtime\'s answer: %p', async (_what, requestLine, answer) => {
+    const sock = connectTcp(server.port, '127.0.0.1');
+    let got = '';
+    sock.on('data', (d) => (got += d));
+    const ended = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+    sock.write(`${requestLine}\r\nHost: x\r\nx-api-key: ${server.key}\r\n\r\n`);
+    await ended;
+    expect(got).toBe(answer);
   });
 
   test('after a burst of garbage the server still answers normally', async () => {

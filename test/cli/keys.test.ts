@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { createKeyOn, runMds, until } from '../support/cli.ts';
 import { connect } from '../support/ws-client.ts';
@@ -52,6 +52,28 @@ describe('mds keys show and update', () => {
     const done = await keys('update', id, '--plan', 'free', '--addons', '', '--json');
     expect(done.code).toBe(0);
     expect(JSON.parse(done.out)).toMatchObject({ plan: 'free', addons: [] });
+  });
+});
+
+describe('mds keys list', () => {
+  test('a key whose create was killed before it printed shows 0 calls; a key in use shows its calls', async () => {
+    const { id: usedId, key } = await createKey('--plan', 'free', '--name', 'in use');
+    await (await server.get('/crypto/quote/BTCUSD', { key })).arrayBuffer();
+    // The commit of 'keys create' without its output: what a kill between the two leaves behind.
+    const store = resolve(import.meta.dir, '../../src/store/index.ts');
+    const script = `import { Store } from ${JSON.stringify(store)}; const s = Store.open({ dataDir: ${JSON.stringify(server.dataDir)} }); s.accounts.create({ name: 'unprinted', plan: 'free', markets: ['US'], addons: [] }, Date.now()); await s.close();`;
+    const silent = Bun.spawn([process.execPath, '-e', script], { stdout: 'pipe', stderr: 'pipe' });
+    expect(await silent.exited).toBe(0);
+    expect(await new Response(silent.stdout).text()).toBe('');
+    let listed: { id: string; name: string; used_total: number }[] = [];
+    await until(async () => {
+      listed = JSON.parse((await keys('list', '--json')).out);
+      return (listed.find((k) => k.id === usedId)?.used_total ?? 0) >= 2;
+    }, 'the usage to be written');
+    expect(listed.find((k) => k.name === 'unprinted')).toMatchObject({ plan: 'free', revoked: null, used_total: 0 });
+    const table = (await keys('list')).out.split('\n');
+    expect(table[0]).toMatch(/ STATUS +USED +NAME$/);
+    expect(table.find((line) => line.endsWith(' unprinted'))).toMatch(/ active +0 +unprinted$/);
   });
 });
 

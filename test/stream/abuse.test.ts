@@ -1,5 +1,5 @@
-// Limits under abuse, on a stream server with small limits: a client that never reads is closed as
-// a slow consumer and server memory stays bounded; floods and oversubscription are refused.
+// Limits under abuse, on a stream server with small limits: a client that stops reading gets nothing
+// more and server memory stays bounded; floods, oversized frames and oversubscription are refused.
 import { describe, expect, test } from 'bun:test';
 import { connect as netConnect } from 'node:net';
 import type { Server } from 'bun';
@@ -48,7 +48,7 @@ async function streamServer(limits: Partial<StreamLimits>) {
 }
 
 describe('stream limits', () => {
-  test('a client that never reads is closed as a slow consumer; memory stays bounded', async () => {
+  test('a client that stops reading gets nothing more, memory stays bounded, and it is closed once it reads again', async () => {
     await using s = await streamServer({ slowConsumerBytes: 64 * 1024 });
     // A raw client: handshake, subscribe, then stop reading.
     const sock = netConnect(s.port, '127.0.0.1');
@@ -63,13 +63,20 @@ describe('stream limits', () => {
     sock.pause();
     expect(s.stream.connections).toBe(1);
     const rssBefore = process.memoryUsage().rss;
-    for (let round = 0; round < 400 && s.stream.connections > 0; round++) {
+    // Found slow: it gets nothing more (its subscriptions end), so more ticks cost it no memory.
+    for (let round = 0; round < 400 && s.stream.subscriptions > 0; round++) {
       s.publish(2000);
       await Bun.sleep(5);
     }
-    expect(s.stream.connections).toBe(0);
+    expect(s.stream.subscriptions).toBe(0);
+    for (let round = 0; round < 100; round++) s.publish(2000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
-    sock.destroy();
+    // Its close waits for it to read what was queued; reading again, it gets the rest and the close.
+    expect(s.stream.connections).toBe(1);
+    const ended = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+    sock.resume();
+    await ended;
+    expect(s.stream.connections).toBe(0);
   });
 
   test('a reading client on the same server keeps its connection while the data flows', async () => {
@@ -89,6 +96,14 @@ describe('stream limits', () => {
     for (let i = 0; i < 25; i++) c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
     expect((await c.next((m) => m.type === 'error')).code).toBe('rate_limited');
     expect((await c.closed).code).toBe(CLOSE_FLOOD);
+  });
+
+  test('a frame over 64 KiB closes the connection with 1009', async () => {
+    await using s = await streamServer({});
+    await using c = await connect(s.url);
+    await c.next((m) => m.type === 'ready');
+    c.send(JSON.stringify({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'], pad: 'x'.repeat(64 * 1024) }));
+    expect((await c.closed).code).toBe(1009);
   });
 
   test('subscriptions beyond the limit are refused as a whole', async () => {
@@ -111,6 +126,23 @@ describe('stream limits', () => {
     expect(seqs).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
     const ack = await c.next((m) => m.type === 'subscribed');
     expect(ack.replay).toEqual([{ channel: 'crypto.quotes', symbol: 'BTCUSD', since: 5, replayed: 10, first_seq: 41, gap: true }]);
+  });
+
+  test('replay per connection is bounded per 10 s: resubscribing with since does not multiply it', async () => {
+    await using s = await streamServer({ maxReplay: 10 });
+    for (let i = 1; i <= 50; i++) s.store.appendQuote(s.btc.id, 1_772_638_200_000 + i, 95000 + i, 95001 + i, 1, 1);
+    await using c = await connect(s.url);
+    const replays: unknown[] = [];
+    // 4 × max_replay = 40 ticks per 10 s: four full replays, then the rest get none and say so.
+    for (let round = 0; round < 5; round++) {
+      c.send({ action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'], since: 5 });
+      replays.push((await c.next((m) => m.type === 'subscribed')).replay[0]);
+      c.send({ action: 'unsubscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
+      await c.next((m) => m.type === 'unsubscribed');
+    }
+    const full = { channel: 'crypto.quotes', symbol: 'BTCUSD', since: 5, replayed: 10, first_seq: 41, gap: true };
+    expect(replays).toEqual([full, full, full, full, { ...full, replayed: 0, first_seq: 51 }]);
+    expect(c.messages.filter((m) => m.type === 'quote').length).toBe(40);
   });
 
   test('connections beyond the per-key limit are refused with 429', async () => {

@@ -73,7 +73,7 @@ export async function until(probe: () => Promise<boolean>, what: string, timeout
 }
 
 /** Makes a key with `mds keys create --json ARGS` in the server's data dir; resolves once the server accepts it. */
-export async function createKeyOn(server: TestServer, ...args: string[]): Promise<{ id: string; key: string }> {
+export async function createKeyOn(server: Pick<TestServer, 'dataDir' | 'get'>, ...args: string[]): Promise<{ id: string; key: string }> {
   const r = await runMds('keys', 'create', '--json', '--data-dir', server.dataDir, ...args);
   expect(r.code).toBe(0);
   const created = JSON.parse(r.out) as { id: string; key: string };

@@ -78,6 +78,10 @@ function setRateHeaders(headers: Record<string, string | number>, charge: Charge
   headers['x-ratelimit-reset'] = resetText(Math.ceil(charge.resetMs / 1000));
 }
 
+const isReadMethod = (method: string) => method === 'GET' || method === 'HEAD';
+/** Every path, open ones included, answers other methods alike (the router would say 404 on open paths). */
+const notAllowed = (requestId: string) => errorResponse('METHOD_NOT_ALLOWED', requestId, undefined, { allow: 'GET, HEAD' });
+
 export interface GateContext {
   request: Request;
   set: { headers: Record<string, string | number> };
@@ -106,7 +110,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
       // Open paths count against nothing: the headers say where the caller's keyless limit stands.
       const state = anonLimiter.peek(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
-      return undefined;
+      return isReadMethod(request.method) ? undefined : notAllowed(requestId);
     }
     const key = presentedKey(request, url, queryAt);
     const result = key === null || key.length === 0 ? null : auth.authenticate(key);
@@ -123,7 +127,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     setRateHeaders(headers, charge);
     if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock);
     if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return errorResponse('METHOD_NOT_ALLOWED', requestId, undefined, { allow: 'GET, HEAD' });
+    if (!isReadMethod(request.method)) return notAllowed(requestId);
     const cls = assetClassOfPath(path);
     // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
     if (cls !== null && !OPEN_LIST_PATHS.has(path)) {
