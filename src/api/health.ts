@@ -1,6 +1,7 @@
 // GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
 // shape and the reason, so a load balancer or an operator sees why.
+import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
@@ -16,6 +17,21 @@ function storeProblem(deps: ApiDeps): string | null {
   } catch (err) {
     return `the store cannot be read: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+function feedBody(h: FeedHealth, nowMs: number): HealthBody['feeds'][number] {
+  return {
+    id: h.id,
+    state: h.state,
+    connected_since: h.connectedSinceMs === null ? null : Math.round(h.connectedSinceMs),
+    last_message_age_ms: h.lastMessageMs === null ? null : Math.max(0, Math.round(nowMs - h.lastMessageMs)),
+    messages_per_second: Math.max(0, h.messagesPerSecond),
+    reconnects: h.reconnects,
+    parse_errors: h.parseErrors,
+    instruments: h.instruments,
+    reason: h.reason,
+    instrument_errors: h.instrumentErrors ?? {},
+  };
 }
 
 export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
@@ -37,6 +53,7 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     checks: { store: storeReason === null ? 'ok' : 'failed', feed: activity ? (isFeedStale ? 'stale' : 'ok') : 'off' },
     last_tick_age_ms: lastTickAgeMs,
     reason,
+    feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
   };
 }
 

@@ -13,7 +13,7 @@ import { Store } from '../../src/store/index.ts';
 import { startServer } from '../support/server.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason'];
+const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason', 'feeds'];
 
 describe('/health over HTTP', () => {
   test('with --feed none: ready without any tick, no key needed, the feed check off', async () => {

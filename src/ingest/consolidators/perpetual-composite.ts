@@ -41,6 +41,13 @@ export class SourceBook {
     this.askSize[source] = askSize ?? NaN;
   }
 
+  /** Forgets a source's quote (its line went stale); returns false if it had none. */
+  clear(source: number): boolean {
+    if (source >= this.size || this.has[source] !== 1) return false;
+    this.has[source] = 0;
+    return true;
+  }
+
   /** Median of `value(source)` over the sources with `flags[source] === 1`. */
   median(flags: Uint8Array, value: (source: number) => number): number {
     const xs = this.scratch;

@@ -36,6 +36,13 @@ export class VenueBook {
     this.askSize[venue] = askSize ?? NaN;
   }
 
+  /** Forgets a venue's quote (its line went stale); returns false if it had none. */
+  clear(venue: number): boolean {
+    if (venue >= this.size || this.has[venue] !== 1) return false;
+    this.has[venue] = 0;
+    return true;
+  }
+
   /** Marks in `live` the venues that count at `nowMs` (quoted within `staleMs`, not crossed or locked); returns how many. */
   markLive(nowMs: number, staleMs: number): number {
     let n = 0;
@@ -114,12 +121,44 @@ export function medianInto(book: VenueBook, nowMs: number, staleMs: number, out:
   return true;
 }
 
-/** Highest live bid and lowest live ask, sizes summed over the venues at those prices. False when no venue is live. */
-export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook): boolean {
+/**
+ * With three or more live venues, unmarks those whose mid is further than `maxDeviation` (a
+ * fraction) from the median mid of the live venues. Two venues that disagree cannot tell which is
+ * right, so with two both stay (the crossed-book rule below then applies).
+ */
+function dropOutliers(book: VenueBook, live: number, maxDeviation: number): void {
+  if (live < 3) return;
+  const sorted = book.sorted;
+  let n = 0;
+  for (let v = 0; v < book.size; v++) {
+    if (book.live[v] !== 1) continue;
+    const x = (book.bid[v]! + book.ask[v]!) / 2;
+    let i = n++;
+    while (i > 0 && sorted[i - 1]! > x) {
+      sorted[i] = sorted[i - 1]!;
+      i--;
+    }
+    sorted[i] = x;
+  }
+  const half = n >> 1;
+  const median = n % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
+  for (let v = 0; v < book.size; v++) {
+    if (book.live[v] === 1 && Math.abs((book.bid[v]! + book.ask[v]!) / 2 - median) > maxDeviation * median) book.live[v] = 0;
+  }
+}
+
+/**
+ * Highest live bid and lowest live ask, sizes summed over the venues at those prices. False when no
+ * venue is live. `maxDeviation` (spot crypto) first leaves out venues far from the others' median.
+ * A consolidated book that comes out crossed or locked (venues disagree) is replaced by the
+ * freshest live venue's own book.
+ */
+export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook, maxDeviation: number | null = null): boolean {
   let bid = -Infinity;
   let ask = Infinity;
   let freshest = -1;
-  book.markLive(nowMs, staleMs);
+  const live = book.markLive(nowMs, staleMs);
+  if (maxDeviation !== null) dropOutliers(book, live, maxDeviation);
   for (let v = 0; v < book.size; v++) {
     if (book.live[v] !== 1) continue;
     if (book.bid[v]! > bid) bid = book.bid[v]!;
