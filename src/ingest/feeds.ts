@@ -4,6 +4,7 @@
 // others go on: no feed can take the server down.
 import type { BackfillRequest, Feed, FeedHealth, FeedInstrument, FeedSink } from '../domain/feed.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
+import { expectedSymbolFormat, symbolPattern } from '../domain/symbols.ts';
 import type { Store } from '../store/index.ts';
 import type { Pipeline } from './pipeline.ts';
 
@@ -166,6 +167,10 @@ export class FeedSet {
     if (known) return known;
     if (inst.name === undefined || inst.decimals === undefined || !Number.isInteger(inst.decimals) || inst.decimals < 0 || inst.decimals > 12) {
       this.log(`feed ${feedId}: ${inst.assetClass} ${inst.symbol} is not in the catalog and the feed gives no name and decimals for it; not served`);
+      return null;
+    }
+    if (!new RegExp(`^(?:${symbolPattern(inst.assetClass)})$`).test(inst.symbol)) {
+      this.log(`feed ${feedId}: ${inst.assetClass} ${JSON.stringify(inst.symbol)} is not a valid symbol (${expectedSymbolFormat(inst.assetClass)}); not served`);
       return null;
     }
     this.store.registry.upsert([{ symbol: inst.symbol, assetClass: inst.assetClass, name: inst.name, market: null, baseSymbol: null, aliases: [], listed: true, decimals: inst.decimals }]);
