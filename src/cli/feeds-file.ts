@@ -57,7 +57,10 @@ const TAKES: Record<string, string> = {
 
 function takesAt(path: string): string {
   const parts = path.split('/').filter((p) => p !== '' && !/^\d+$/.test(p));
-  const field = parts.length === 2 && parts[0] === 'feeds' ? 'settings' : parts[parts.length - 1];
+  const last = parts[parts.length - 1];
+  if (parts.length === 0 || (parts.length === 1 && last !== 'feeds')) return ' (the file takes {"feeds": {"<feed id>": {settings}}})';
+  const isSettings = parts[0] === 'feeds' && (parts.length === 2 || (parts.length === 3 && (last === undefined || !(last in TAKES))));
+  const field = isSettings ? 'settings' : last;
   if (field === 'settings') return ` (a feed's settings: url, instruments, symbols, credentials, silentMs, backoffMinMs, backoffMaxMs)`;
   const takes = field === undefined ? undefined : TAKES[field];
   return takes === undefined ? '' : ` (${field} takes ${takes})`;

@@ -43,7 +43,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   // Everything an operator can get wrong is checked before the data dir is touched.
   const plans = loadPlans(config.plansFile);
   const feedIds = config.feed === 'none' ? [] : config.feed.split(',');
-  const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile ?? undefined);
+  const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   await checkListenHost(config.host);
   const unlock = lockDataDir(dataDir);
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
