@@ -24,6 +24,8 @@ export class VenueBook {
   /** Scratch: the medians' sorted values, and which venues are live in the current call. */
   sorted = new Float64Array(0);
   live = new Uint8Array(0);
+  /** Scratch: each venue's mid, for the outlier test. */
+  mid = new Float64Array(0);
 
   set(venue: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
     if (venue >= this.capacity) this.grow(venue + 1);
@@ -76,6 +78,7 @@ export class VenueBook {
     this.askSize = copy(this.askSize, new Float64Array(this.capacity));
     this.sorted = new Float64Array(this.capacity);
     this.live = new Uint8Array(this.capacity);
+    this.mid = new Float64Array(this.capacity);
   }
 }
 
@@ -128,22 +131,11 @@ export function medianInto(book: VenueBook, nowMs: number, staleMs: number, out:
  */
 function dropOutliers(book: VenueBook, live: number, maxDeviation: number): void {
   if (live < 3) return;
-  const sorted = book.sorted;
-  let n = 0;
+  const mid = book.mid;
+  for (let v = 0; v < book.size; v++) mid[v] = (book.bid[v]! + book.ask[v]!) / 2;
+  const median = liveMedian(book, mid);
   for (let v = 0; v < book.size; v++) {
-    if (book.live[v] !== 1) continue;
-    const x = (book.bid[v]! + book.ask[v]!) / 2;
-    let i = n++;
-    while (i > 0 && sorted[i - 1]! > x) {
-      sorted[i] = sorted[i - 1]!;
-      i--;
-    }
-    sorted[i] = x;
-  }
-  const half = n >> 1;
-  const median = n % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
-  for (let v = 0; v < book.size; v++) {
-    if (book.live[v] === 1 && Math.abs((book.bid[v]! + book.ask[v]!) / 2 - median) > maxDeviation * median) book.live[v] = 0;
+    if (book.live[v] === 1 && Math.abs(mid[v]! - median) > maxDeviation * median) book.live[v] = 0;
   }
 }
 
