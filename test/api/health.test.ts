@@ -35,6 +35,10 @@ describe('/health over HTTP', () => {
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 'ok', feed: 'sim', checks: { store: 'ok', feed: 'ok' }, reason: null });
     expect(body.last_tick_age_ms).toBeLessThan(FEED_STALE_MS);
+    // The simulator is one feed, listed with its own report.
+    expect(body.feeds).toHaveLength(1);
+    expect(body.feeds[0]).toMatchObject({ id: 'sim', state: 'live', reconnects: 0, parse_errors: 0, instruments: 265, reason: null });
+    expect(body.feeds[0].last_message_age_ms).toBeLessThan(FEED_STALE_MS);
   });
 });
 

@@ -43,6 +43,7 @@ export class SimFeed implements Feed {
   private state: FeedState = 'connecting';
   private startedMs: number | null = null;
   private messages = 0;
+  /** The newest tick time, not the last: closing books of closed markets carry their old times. */
   private lastMessageMs: number | null = null;
   private rate = { atMs: 0, messages: 0, perSecond: 0 };
 
@@ -75,14 +76,14 @@ export class SimFeed implements Feed {
         const i = indexOf[symId];
         if (i === undefined) return;
         this.messages++;
-        this.lastMessageMs = q.tsMs;
+        if (this.lastMessageMs === null || q.tsMs > this.lastMessageMs) this.lastMessageMs = q.tsMs;
         parts[q.venue]!.quote(i, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
       },
       onVenueTrade: (symId: number, t: VenueTrade) => {
         const i = indexOf[symId];
         if (i === undefined) return;
         this.messages++;
-        this.lastMessageMs = t.tsMs;
+        if (this.lastMessageMs === null || t.tsMs > this.lastMessageMs) this.lastMessageMs = t.tsMs;
         parts[t.venue]!.trade(i, t.tsMs, t.price, t.size);
       },
     };
