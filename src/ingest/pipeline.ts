@@ -3,7 +3,7 @@
 // under their class policy (quote-consolidator.ts); perpetual lines take the composite of their
 // sources (perpetual-composite.ts). Sources are named by string (a feed's id, or one part of a
 // feed: `sim-1`); inside, each name is a small integer, the index into every book.
-import { CLASS_POLICY } from '../domain/asset-classes.ts';
+import { ASSET_CLASSES, CLASS_POLICY } from '../domain/asset-classes.ts';
 import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
@@ -11,7 +11,8 @@ import { alignmentFor } from '../market/bar-alignment.ts';
 import { usRegularSessionAt } from '../market/index.ts';
 import type { Store } from '../store/index.ts';
 import { BarBuilder } from './bar-builder.ts';
-import { COMPOSITE_RULES, compositeInto, SourceBook, type Composite, type CompositeRules } from './consolidators/perpetual-composite.ts';
+import { COMPOSITE_RULES, compositeInto, type Composite, type CompositeRules } from './consolidators/perpetual-composite.ts';
+import { VenueBook } from './consolidators/policies.ts';
 import { CLASS_OUTLIER_LIMIT, CLASS_QUOTE_POLICY, ETF_EXTENDED_MAX_SPREAD, QuoteConsolidator } from './consolidators/quote-consolidator.ts';
 import type { CompositeQuote, ConsolidatedQuote, VenueQuote, VenueTrade } from './ticks.ts';
 
@@ -39,7 +40,7 @@ export interface CompositeTrade {
 interface Line {
   entry: SymbolEntry;
   consolidator: QuoteConsolidator | null;
-  book: SourceBook | null;
+  book: VenueBook | null;
   barsFromMid: boolean;
   /** Bars from mids round them as the served fallback (or the perpetual mark) does. */
   midScale: number;
@@ -87,7 +88,7 @@ export class Pipeline {
     this.staleMs = opts.staleMs ?? 10_000;
     this.rules = opts.compositeRules ?? COMPOSITE_RULES;
     this.bars = new BarBuilder(store);
-    for (const cls of ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'overnight', 'perpetuals'] as const) {
+    for (const cls of ASSET_CLASSES) {
       for (const entry of store.registry.all(cls)) if (entry.listed) this.addLine(entry);
     }
   }
@@ -183,7 +184,7 @@ export class Pipeline {
     let sourceCount: number | null = null;
     if (line.book !== null) {
       const c = this.next;
-      if (!compositeInto(line.book, tsMs, this.rules, c) || line.book.counted[source] !== 1) return;
+      if (!compositeInto(line.book, tsMs, this.rules, c) || line.book.live[source] !== 1) return;
       sourceCount = c.sourceCount;
       line.lastTrade = { tsMs, price, size, sourceCount };
     }
@@ -286,7 +287,7 @@ export class Pipeline {
     const lastTsMs = this.store.latest(entry.id)?.quote?.tsMs ?? -Infinity;
     const published: CompositeQuote = { tsMs: lastTsMs, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
     // Bars from the composite mid equal the served mark (two decimals finer than the instrument).
-    const line: Line = { entry, consolidator: null, book: new SourceBook(), barsFromMid: true, midScale: midScaleOf(entry.decimals, 2), hasVolume: false, raw: null, rawSource: -1, scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null };
+    const line: Line = { entry, consolidator: null, book: new VenueBook(), barsFromMid: true, midScale: midScaleOf(entry.decimals, 2), hasVolume: false, raw: null, rawSource: -1, scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;

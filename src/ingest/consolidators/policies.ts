@@ -1,4 +1,5 @@
-// Consolidation policies per class over the latest quote of each venue.
+// Consolidation policies per class over the latest quote of each venue (the perpetual composite,
+// perpetual-composite.ts, reads the same VenueBook).
 // forex / indices / ETFs / commodities: median composite (stale venues dropped, so no single
 // venue moves the line alone); stocks and crypto: best bid and offer across venues.
 // The consolidator runs them on every venue tick, so they read a flat book (numbers per venue,
@@ -87,7 +88,7 @@ function nullable(size: number): number | null {
 }
 
 /** Median of the live venues' values of one side (insertion sort: a handful of venues). */
-function liveMedian(book: VenueBook, values: Float64Array): number {
+export function liveMedian(book: VenueBook, values: Float64Array): number {
   const sorted = book.sorted;
   let n = 0;
   for (let v = 0; v < book.size; v++) {
