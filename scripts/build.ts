@@ -3,11 +3,13 @@
 // Usage: bun scripts/build.ts [--outfile PATH]   (env MDS_BUILD_COMMIT overrides the commit)
 import { rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
 
 const ROOT = resolve(import.meta.dir, '..');
 const ENTRY = join(ROOT, 'src/main.ts');
+/** Worker entry points: a compiled executable holds only what the build lists (see Bun's executables docs). */
+const WORKERS = [join(ROOT, 'src/ingest/adapters/venue-worker.ts')];
 
 interface NativeAddon {
   /** The package whose addon is loaded through node-gyp-build-optional-packages. */
@@ -106,7 +108,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const embedded = new Map<string, string>();
   const result = await Bun.build({
-    entrypoints: [ENTRY],
+    entrypoints: [ENTRY, ...WORKERS],
     target: 'bun',
     // Elysia reads handler source to see which request parts a handler uses and whether it may be
     // async: keep identifiers, and keep syntax as written (see the handlers in api/routes).
@@ -130,6 +132,7 @@ async function main(): Promise<number> {
   for (const log of result.logs) console.warn(log);
   // The executable embeds the sourcemap (stack traces name src/ files); the copy written beside it is not needed.
   rmSync(`${outfile}.map`, { force: true });
+  for (const worker of WORKERS) rmSync(join(dirname(outfile), `${basename(worker, '.ts')}.js.map`), { force: true });
 
   for (const addon of ADDONS) {
     const path = embedded.get(addon.pkg);

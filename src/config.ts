@@ -1,6 +1,7 @@
 // Flags and environment of `mds serve`, one table parsed once: each option has a flag, an env
 // var, a default, a check, and the help text that `mds serve --help` prints.
 import { parseArgs } from 'node:util';
+import { DEFAULT_RETENTION, formatRetention, parseRetention, RETENTION_ALLOWED, type Retention } from './domain/retention.ts';
 
 export class UsageError extends Error {}
 
@@ -24,6 +25,8 @@ export interface ServeConfig {
   simRate: number;
   heartbeatMs: number;
   slowConsumerBytes: number;
+  minFreeDiskBytes: number;
+  retain: Retention;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -35,6 +38,8 @@ interface OptionSpec<K extends keyof ServeConfig> {
   /** What a value may be, for messages about a flag given without one. */
   allowed: string;
   fallback: ServeConfig[K];
+  /** The default as `--help` shows it, when the value itself does not print well. */
+  shownDefault?: string;
   parse: (raw: string, name: string) => ServeConfig[K];
 }
 
@@ -43,6 +48,21 @@ function integer(min: number, max: number) {
     if (!/^-?\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
     return Number(raw);
   };
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
+
+function byteSize(raw: string, name: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new UsageError(`${name} must be a size in bytes, optionally with a unit (512MiB, 1GiB, 2GB, 0 for no check), got ${JSON.stringify(raw)}`);
+  return Math.round(Number(m[1]) * unit);
+}
+
+function retention(raw: string, name: string): Retention {
+  const parsed = parseRetention(raw);
+  if (typeof parsed === 'string') throw new UsageError(`${name}: ${parsed}; it takes ${RETENTION_ALLOWED}`);
+  return parsed;
 }
 
 function instant(raw: string, name: string): number {
@@ -108,6 +128,8 @@ const OPTIONS = [
     fallback: 1_048_576,
     parse: integer(16_384, 1_073_741_824),
   },
+  { key: 'minFreeDiskBytes', flag: 'min-free-disk', env: 'MDS_MIN_FREE_DISK', arg: 'SIZE', allowed: 'a size such as 512MiB, 1GiB, 2GB (0: no check)', help: 'warn in /health and the log when the data dir has less free space (0: never)', fallback: 1024 ** 3, shownDefault: '1GiB', parse: byteSize },
+  { key: 'retain', flag: 'retain', env: 'MDS_RETAIN', arg: 'LIST', allowed: RETENTION_ALLOWED, help: 'how long completed bars are kept per timeframe, e.g. 1m=30d,1d=forever (unnamed ones keep theirs)', fallback: DEFAULT_RETENTION, shownDefault: formatRetention(DEFAULT_RETENTION), parse: retention },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
@@ -119,7 +141,7 @@ function helpRow(left: string, text: string, env: string): string {
 }
 
 export function serveHelp(): string {
-  const rows = OPTIONS.map((o) => helpRow(`--${o.flag} ${o.arg}`, `${o.help}${o.fallback === null ? '' : ` (default ${o.fallback})`}`, o.env));
+  const rows = OPTIONS.map((o) => helpRow(`--${o.flag} ${o.arg}`, `${o.help}${o.fallback === null ? '' : ` (default ${'shownDefault' in o ? o.shownDefault : o.fallback})`}`, o.env));
   rows.push(helpRow('--no-dev-key', "accept only keys made with 'mds keys create'", 'MDS_NO_DEV_KEY=1'));
   rows.push(`${'  -h, --help'.padEnd(HELP_COLUMN)}this text`);
   return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n`;

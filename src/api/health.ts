@@ -1,8 +1,10 @@
 // GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
-// shape and the reason, so a load balancer or an operator sees why.
+// shape and the reason, so a load balancer or an operator sees why. Degraded is ready (200) with a
+// reason: writes to the data dir fail, or its free space is under the threshold.
 import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
+import { formatBytes, lowDiskText } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
 
@@ -41,11 +43,13 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
   const lastTickAgeMs = activity ? Math.max(0, nowMs - (activity.lastTickMs() ?? startedMs)) : null;
   const isFeedStale = lastTickAgeMs !== null && lastTickAgeMs > FEED_STALE_MS;
   const feedReason = isFeedStale ? `the ${deps.feed} feed has not ticked for ${Math.round(lastTickAgeMs / 1000)} s` : null;
-  const reason = storeReason ?? feedReason;
+  const unavailable = storeReason ?? feedReason;
+  const disk = diskBody(deps);
+  const reason = unavailable ?? disk.reason;
   let symbols = 0;
   if (storeReason === null) symbols = deps.store.registry.size;
   return {
-    status: reason === null ? 'ok' : 'unavailable',
+    status: unavailable !== null ? 'unavailable' : reason !== null ? 'degraded' : 'ok',
     version: deps.version,
     feed: deps.feed,
     symbols,
@@ -54,10 +58,37 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     last_tick_age_ms: lastTickAgeMs,
     reason,
     feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
+    disk: disk.body,
+  };
+}
+
+/** The disk part of the body, and why it degrades the service (write failure first), or null. */
+function diskBody(deps: ApiDeps): { body: HealthBody['disk']; reason: string | null } {
+  const space = deps.store.diskStatus();
+  const writes = deps.store.writeStatus();
+  const since = writes.failingSinceMs === null || Number.isNaN(writes.failingSinceMs) ? null : writes.failingSinceMs;
+  let reason: string | null = null;
+  if (writes.failure !== null) {
+    reason = `writes to the data dir fail (${writes.failure}, ${formatBytes(space.freeBytes)} free): serving what is stored, retrying by itself; ${writes.droppedTicks} raw ticks dropped so far`;
+  } else if (space.isLow) {
+    reason = lowDiskText(space.freeBytes, space.minFreeBytes);
+  }
+  return {
+    body: {
+      space: space.isLow ? 'low' : 'ok',
+      free_bytes: space.freeBytes,
+      min_free_bytes: space.minFreeBytes,
+      writes: writes.failure === null ? 'ok' : 'failing',
+      write_error: writes.failure,
+      failing_since_ms: since,
+      unwritten_ticks: writes.unwrittenTicks,
+      dropped_ticks: writes.droppedTicks,
+    },
+    reason,
   };
 }
 
 export function healthResponse(deps: ApiDeps, startedMs: number): Response {
   const body = healthBody(deps, startedMs);
-  return jsonResponse(JSON.stringify(body), body.status === 'ok' ? 200 : 503);
+  return jsonResponse(JSON.stringify(body), body.status === 'unavailable' ? 503 : 200);
 }

@@ -129,6 +129,15 @@ export class Authenticator {
 
   /** Counts one call if the plan allows it; says which window binds for the headers. */
   charge(account: Account): Charge {
+    return this.standing(account, true);
+  }
+
+  /** Where the key stands, for the headers of an answer that is not counted (a refused stream upgrade). */
+  peek(account: Account): Charge {
+    return this.standing(account, false);
+  }
+
+  private standing(account: Account, counts: boolean): Charge {
     const now = this.opts.clock.nowMs();
     const { plan } = account;
     const windowMs = plan.quota_window_days * DAY_MS;
@@ -145,7 +154,7 @@ export class Authenticator {
       minute = { allowed: m.count < plan.per_minute, limit: plan.per_minute, remaining: Math.max(0, plan.per_minute - m.count), resetMs: startMs + MINUTE_MS };
     }
     const allowed = quota.allowed && (minute === null || minute.allowed);
-    if (allowed) {
+    if (allowed && counts) {
       if (metered) this.opts.store.accounts.addUsage(account.id, windowStart);
       if (m) m.count++;
       quota.remaining--;
@@ -166,7 +175,8 @@ function toAccount(record: KeyRecord, plan: Plan): Account {
   return {
     id: record.id,
     plan,
-    markets: record.markets.includes('*') ? 'all' : new Set(record.markets),
+    // A plan that limits stock markets (free: US) bounds the key's markets, whatever the key record says.
+    markets: record.markets.includes('*') ? (plan.markets ? new Set(plan.markets) : 'all') : new Set(plan.markets ? record.markets.filter((m) => plan.markets!.includes(m)) : record.markets),
     addons: new Set(record.addons.filter((a) => plan.addons.includes(a))),
     createdMs: record.createdMs,
   };

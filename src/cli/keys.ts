@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import type { KeyRecord } from '../domain/account.ts';
-import { ADDONS, type Addon, type Plan } from '../domain/plans.ts';
+import { ADDONS, planOffersMarket, type Addon, type Plan } from '../domain/plans.ts';
 import { listMarkets } from '../market/index.ts';
 import { Store } from '../store/index.ts';
 import { systemClock } from '../clock.ts';
@@ -42,12 +42,26 @@ const OPTIONS = {
 
 const STOCK_MARKETS = new Set(listMarkets().filter((m) => m.type === 'stocks').map((m) => m.market));
 
-function parseMarkets(raw: string): string[] {
+/** `--markets` for a key on `plan`: `all` is every market the plan offers; a market outside it is refused. */
+function parseMarkets(raw: string, plan: Plan): string[] {
   const list = raw.split(',').map((m) => m.trim().toUpperCase()).filter(Boolean);
-  if (list.length === 1 && (list[0] === 'ALL' || list[0] === '*')) return ['*'];
+  if (list.length === 1 && (list[0] === 'ALL' || list[0] === '*')) return plan.markets ? [...plan.markets] : ['*'];
   const unknown = list.filter((m) => !STOCK_MARKETS.has(m));
   if (list.length === 0 || unknown.length > 0) throw new UsageError(`--markets: unknown market ${unknown.join(', ') || '(none)'}; known: ${[...STOCK_MARKETS].sort().join(', ')}, or all`);
+  checkPlanMarkets(list, plan);
   return [...new Set(list)];
+}
+
+/** The markets of `markets` that `plan` does not offer (`all` for `*` on a plan with a market list). */
+function marketsOutside(markets: readonly string[], plan: Plan): string[] {
+  const outside = markets.filter((m) => m !== '*' && !planOffersMarket(plan, m));
+  if (markets.includes('*') && plan.markets) outside.push('all');
+  return outside;
+}
+
+function checkPlanMarkets(markets: readonly string[], plan: Plan): void {
+  const outside = marketsOutside(markets, plan);
+  if (outside.length > 0) throw new UsageError(`--markets: the ${plan.name} plan does not offer the market${outside.length > 1 ? 's' : ''} ${outside.join(', ')} (it offers: ${plan.markets!.join(', ')})`);
 }
 
 function parseAddons(raw: string, plan: Plan): Addon[] {
@@ -106,7 +120,7 @@ export async function runKeys(argv: string[], env: Record<string, string | undef
       case 'create': {
         if (!values.plan) throw new UsageError("'mds keys create' needs --plan (e.g. --plan free)");
         const plan = planNamed(values.plan);
-        const markets = values.markets ? parseMarkets(values.markets) : ['US'];
+        const markets = values.markets ? parseMarkets(values.markets, plan) : [plan.markets?.[0] ?? 'US'];
         const addons = values.addons ? parseAddons(values.addons, plan) : [];
         const { record, secret } = store.accounts.create({ name: values.name ?? '', plan: plan.name, markets, addons }, systemClock.nowMs());
         if (values.json) out(`${JSON.stringify({ ...describe(record), key: secret })}\n`);
@@ -147,9 +161,14 @@ export async function runKeys(argv: string[], env: Record<string, string | undef
         if (orphans.length > 0) {
           throw new UsageError(`--plan: the ${plan.name} plan does not offer the add-on${orphans.length > 1 ? 's' : ''} ${orphans.join(', ')} this key has; add --addons with the ones to keep (the ${plan.name} plan offers: ${plan.addons.join(', ') || 'none'}; --addons '' keeps none)`);
         }
+        // Nor markets: a key moved to a plan with fewer markets keeps only what the operator names.
+        const outside = values.markets === undefined ? marketsOutside(current.markets, plan) : [];
+        if (outside.length > 0) {
+          throw new UsageError(`--plan: the ${plan.name} plan does not offer the market${outside.length > 1 ? 's' : ''} ${outside.join(', ')} this key has; add --markets with the ones to keep (the ${plan.name} plan offers: ${plan.markets!.join(', ')})`);
+        }
         const patch = {
           ...(values.plan !== undefined && { plan: plan.name }),
-          ...(values.markets !== undefined && { markets: parseMarkets(values.markets) }),
+          ...(values.markets !== undefined && { markets: parseMarkets(values.markets, plan) }),
           ...(values.addons !== undefined && { addons: parseAddons(values.addons, plan) }),
           ...(values.name !== undefined && { name: values.name }),
         };

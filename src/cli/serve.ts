@@ -20,12 +20,16 @@ import { VENUE_PROTOCOLS } from '../ingest/adapters/registry.ts';
 import { createVenueFeed } from '../ingest/adapters/venue-feed.ts';
 import type { Feed } from '../domain/feed.ts';
 import { planVenueFeeds, readFeedsFile } from './feeds-file.ts';
-import { Store } from '../store/index.ts';
+import { freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
+import { refuseFullDisk, START_MIN_FREE_BYTES } from './full-disk.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
 
 export type Log = (line: string) => void;
+/** How often free disk space is checked, and retention applied, in the background. */
+const DISK_CHECK_MS = 10_000;
+const RETENTION_EVERY_MS = 3_600_000;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -45,30 +49,42 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const feedIds = config.feed === 'none' ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   await checkListenHost(config.host);
+  refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity });
   const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
-  seedRegistry(store, ALL_INSTRUMENTS);
-
-  let devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
-  if (devKey === null && !config.noDevKey) {
-    devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
-    await store.putMeta('devKey', devKey);
-  }
-
-  // Feeds are registered first (the registry learns their instruments), then their history is
-  // made, then the ingest path opens: it resumes the bars in progress the history leaves behind.
+  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log });
+  let devKey: string | null = null;
   const feeds = new FeedSet(store, log);
-  if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, log));
-  for (const { protocol, settings } of venuePlans) {
-    try {
-      feeds.add(createVenueFeed(protocol, settings));
-    } catch (err) {
-      log(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`);
+  try {
+    seedRegistry(store, ALL_INSTRUMENTS);
+    devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
+    if (devKey === null && !config.noDevKey) {
+      devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
+      await store.putMeta('devKey', devKey);
     }
+    // Feeds are registered first (the registry learns their instruments), then their history is
+    // made, then the ingest path opens: it resumes the bars in progress the history leaves behind.
+    if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, log));
+    for (const { protocol, settings } of venuePlans) {
+      try {
+        feeds.add(createVenueFeed(protocol, settings));
+      } catch (err) {
+        log(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`);
+      }
+    }
+    for (const feed of extras.feeds ?? []) feeds.add(feed);
+    await feeds.backfill({ endMs: clock.nowMs() - (clock.nowMs() % 60_000), isFirstStart: isFirstStart(store) });
+    // A backfill that failed on a full disk failed its feed only: the start is refused as a full disk.
+    if (store.writeStatus().failure !== null || (freeBytesAt(dataDir) ?? Infinity) < START_MIN_FREE_BYTES) throw new Error('the history could not be written');
+  } catch (err) {
+    // A disk that fills while the history is written: refuse as a full disk at start, not a crash.
+    const failure = store.writeStatus().failure;
+    const isFull = (freeBytesAt(dataDir) ?? Infinity) < START_MIN_FREE_BYTES;
+    if (!isCommitFailure(err) && failure === null && !isFull) throw err;
+    await store.close();
+    unlock();
+    refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
   }
-  for (const feed of extras.feeds ?? []) feeds.add(feed);
-  await feeds.backfill({ endMs: clock.nowMs() - (clock.nowMs() % 60_000), isFirstStart: isFirstStart(store) });
   const pipeline = new Pipeline(store, clock);
   feeds.start(pipeline);
   pipeline.start();
@@ -94,9 +110,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
       stream.stop();
       auth.stop();
       await server?.stop(true);
-      await store.close();
+      const isComplete = await store.close();
       unlock();
-      log('stopped; everything written is on disk');
+      log(isComplete ? 'stopped; everything written is on disk' : `stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   try {
     app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
@@ -105,6 +121,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     throw listenFailure(config.host, config.port, err);
   }
   server = app.server as unknown as Server<ConnData>;
+  store.watchDisk(DISK_CHECK_MS);
+  store.startRetention(config.retain, RETENTION_EVERY_MS);
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;

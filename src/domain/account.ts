@@ -1,7 +1,7 @@
 // An account's key and what it may use. Entitlement checks are pure and return the 403 message
 // that names what is missing, or null when allowed.
 import { PRODUCT_ACCESS, type AssetClass } from './asset-classes.ts';
-import type { Addon, Plan } from './plans.ts';
+import { planOffersMarket, type Addon, type Plan } from './plans.ts';
 
 export interface KeyRecord {
   /** Public id, safe to show and log: `key_...`. */
@@ -31,6 +31,7 @@ export function classDenied(account: Account, assetClass: string): string | null
 }
 
 export function marketDenied(account: Account, market: string): string | null {
+  if (!planOffersMarket(account.plan, market)) return `market ${market} is not included in the ${account.plan.name} plan`;
   return account.markets === 'all' || account.markets.has(market) ? null : `market ${market} is not enabled for this account`;
 }
 

@@ -64,12 +64,15 @@ export function tenorOf(symbol: string): string {
 }
 
 const COUNTRIES_TEXT = 'US, DE, FR, IT, ES and GB';
+/** The spec names the UK; its ISO 3166 code is GB, which responses use. */
+const COUNTRY_ALIASES: Readonly<Record<string, BondCountry>> = { UK: 'GB' };
 const SYMBOL_FORMAT = /^[A-Z]{2}:[0-9]{1,2}[MY]$/;
 
 /** Trims and uppercases a country code; a 400 unless it is two letters, a 404 unless it is covered. */
 export function normalizeBondCountry(raw: string): BondCountry {
-  const cc = raw.trim().toUpperCase();
-  if (!/^[A-Z]{2}$/.test(cc)) throw badRequest(`invalid country ${quoteInput(raw)}: expected a two-letter country code; bond yields cover ${COUNTRIES_TEXT}`);
+  const given = raw.trim().toUpperCase();
+  if (!/^[A-Z]{2}$/.test(given)) throw badRequest(`invalid country ${quoteInput(raw)}: expected a two-letter country code; bond yields cover ${COUNTRIES_TEXT} (UK is accepted for GB)`);
+  const cc = COUNTRY_ALIASES[given] ?? given;
   if (!isBondCountry(cc)) throw new ApiError('BONDS_COUNTRY_NOT_COVERED');
   return cc;
 }
@@ -79,7 +82,9 @@ export function normalizeBondCountry(raw: string): BondCountry {
  * what the format is; a well-formed symbol that is not covered is a 404 naming the country's tenors.
  */
 export function normalizeBondSymbol(raw: string): string {
-  const symbol = raw.trim().toUpperCase();
+  const given = raw.trim().toUpperCase();
+  const alias = COUNTRY_ALIASES[given.slice(0, 2)];
+  const symbol = alias && given[2] === ':' ? alias + given.slice(2) : given;
   if (!SYMBOL_FORMAT.test(symbol)) {
     throw badRequest(`invalid bonds symbol ${quoteInput(raw)}: expected COUNTRY:TENOR, a two-letter country code and a tenor in months or years such as US:10Y or US:3M`);
   }

@@ -51,6 +51,8 @@ export interface FeedHealth {
   instruments: number;
   /** Why the feed is not live (auth failure, backoff reason, per-symbol venue errors), or null. */
   reason: string | null;
+  /** Messages the source numbers that arrived out of turn (a line is stale from a gap to its next good update). */
+  sequenceGaps?: number;
   /** Venue errors reported for single instruments, by mds symbol. */
   instrumentErrors?: Record<string, string>;
 }

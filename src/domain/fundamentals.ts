@@ -50,7 +50,13 @@ export const FundamentalsItemSchema = T.Object(
 export type FundamentalsItem = Static<typeof FundamentalsItemSchema>;
 
 export const FundamentalsBatchSchema = T.Object(
-  { count: T.Integer(), items: T.Array(FundamentalsItemSchema), missing: T.Array(T.String()) },
+  {
+    count: T.Integer(),
+    items: T.Array(FundamentalsItemSchema),
+    missing: T.Array(T.String()),
+    /** Ours: requested symbols that are malformed or in a market the key lacks, with the reason; only when there are any. */
+    rejected: T.Optional(T.Array(T.Object({ symbol: T.String(), reason: T.String() }, { additionalProperties: false }))),
+  },
   { $id: 'FundamentalsBatch', additionalProperties: false },
 );
 

@@ -24,7 +24,8 @@ export const FeedHealthSchema = T.Object(
 
 export const HealthSchema = T.Object(
   {
-    status: T.Union([T.Literal('ok'), T.Literal('unavailable')]),
+    /** degraded: serving (200) with a problem an operator must see, e.g. writes failing or disk space low. */
+    status: T.Union([T.Literal('ok'), T.Literal('degraded'), T.Literal('unavailable')]),
     version: T.String(),
     feed: T.String(),
     symbols: T.Integer({ minimum: 0 }),
@@ -39,6 +40,26 @@ export const HealthSchema = T.Object(
     reason: T.Union([T.String(), T.Null()]),
     /** Every running feed's report (src/domain/feed.ts FeedHealth); a failed feed is listed, the server goes on. */
     feeds: T.Array(FeedHealthSchema),
+    /** The data dir's free space and whether writes to it succeed (README: Operations). */
+    disk: T.Object(
+      {
+        /** ok, or low: under --min-free-disk. */
+        space: T.Union([T.Literal('ok'), T.Literal('low')]),
+        free_bytes: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+        min_free_bytes: T.Integer({ minimum: 0 }),
+        /** ok, or failing: commits fail (reads go on; the store retries by itself). */
+        writes: T.Union([T.Literal('ok'), T.Literal('failing')]),
+        /** The failure's cause, e.g. "No space left on device"; null while writes work. */
+        write_error: T.Union([T.String(), T.Null()]),
+        /** Since when (Unix ms) writes fail; null while they work. */
+        failing_since_ms: T.Union([T.Integer(), T.Null()]),
+        /** Raw ticks held in memory for a commit (bounded). */
+        unwritten_ticks: T.Integer({ minimum: 0 }),
+        /** Raw ticks dropped unwritten since start while writes failed (oldest first; bars are never dropped). */
+        dropped_ticks: T.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
   },
   { $id: 'Health', additionalProperties: false },
 );

@@ -27,6 +27,8 @@ export const PlanSchema = T.Object(
     stream_subscriptions: T.Integer({ minimum: 0 }),
     /** Add-ons a key on this plan may be given. */
     addons: T.Array(T.Union(ADDONS.map((a) => T.Literal(a))), { uniqueItems: true }),
+    /** Stock markets a key on this plan may enable (two-letter codes); omitted: every market. */
+    markets: T.Optional(T.Array(T.String({ pattern: '^[A-Z]{2}$' }), { uniqueItems: true, minItems: 1 })),
   },
   { additionalProperties: false },
 );
@@ -37,12 +39,17 @@ export const PlansFileSchema = T.Object({ plans: T.Array(PlanSchema, { minItems:
 const ALL_ADDONS = [...ADDONS];
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
-  { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, addons: [] },
+  { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, addons: [], markets: ['US'] },
   { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...GENERAL_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, addons: ALL_ADDONS },
   { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...GENERAL_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: ALL_ADDONS },
   { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...GENERAL_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, addons: ALL_ADDONS },
   { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: [] },
 ];
+
+/** Whether the plan lets a key enable this stock market (spec: the free plan is US stocks only). */
+export function planOffersMarket(plan: Plan, market: string): boolean {
+  return plan.markets === undefined || plan.markets.includes(market);
+}
 
 /** For an error inside `classes` or `addons`, the values allowed there. */
 function allowedAt(path: string): string {

@@ -1,8 +1,9 @@
 // Symbol rules per class (spec: "Symbols are trimmed and uppercased"; stocks need `CC:SYMBOL`;
-// a prefixed index code is rejected). Turns a raw path segment into a normalized lookup key or a
-// 400 that says what is expected; it never looks anything up.
+// a prefixed index code is rejected). Turns a raw path segment into a normalized lookup key, a
+// 400 that says what is expected, or the class's 404 for a name no symbol of the class can have;
+// it never looks anything up.
 import type { AssetClass } from './asset-classes.ts';
-import { badRequest, type ErrorCode } from './errors.ts';
+import { ApiError, badRequest, type ErrorCode } from './errors.ts';
 
 export const MAX_SYMBOL_LENGTH = 32;
 /** Checked before upper-casing: toUpperCase maps some non-ASCII letters to ASCII ('ß' → 'SS', 'ſ' → 'S'). */
@@ -55,9 +56,9 @@ export function normalizeSymbol(assetClass: AssetClass, raw: string): string {
   if (assetClass === 'stocks' && !RULES.stocks.pattern.test(symbol)) {
     throw badRequest(`invalid stocks symbol ${quoteInput(raw)}: expected MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL`);
   }
-  if (!RULES[assetClass].pattern.test(symbol)) {
-    throw badRequest(`invalid ${assetClass} symbol ${quoteInput(raw)}: expected ${RULES[assetClass].expected}`);
-  }
+  // Characters every symbol may contain but no symbol of this class has (`BTC-USD`, `EURUSDX`):
+  // an unknown symbol, the class's 404 (spec: 400 only for the stocks and index prefix rules).
+  if (!RULES[assetClass].pattern.test(symbol)) throw new ApiError(UNKNOWN_SYMBOL_ERROR[assetClass]);
   return symbol;
 }
 

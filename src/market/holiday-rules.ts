@@ -13,6 +13,22 @@ export function earlyClose(date: string, name: string, closeAt: string): Holiday
   return { date, name, closeMin: hm(closeAt) };
 }
 
+/** Other hours on one date: a late open and/or a close other than the regular one. */
+export function otherHours(date: string, name: string, hours: { open?: string; close?: string }): HolidayEntry {
+  return {
+    date, name,
+    ...(hours.open === undefined ? {} : { openMin: hm(hours.open) }),
+    ...(hours.close === undefined ? {} : { closeMin: hm(hours.close) }),
+  };
+}
+
+/** The last Monday-to-Friday date before `date`. */
+export function lastWeekdayBefore(date: string): string {
+  let day = addDays(date, -1);
+  while (isoWeekday(day) > 5) day = addDays(day, -1);
+  return day;
+}
+
 /** US federal style: Saturday is observed on Friday, Sunday on Monday. */
 export function observedNearestWeekday(date: string): string {
   const weekday = isoWeekday(date);
@@ -50,6 +66,12 @@ export function christmasPair(year: number): [string, string] {
 /** Dec 24 / Dec 31 style eves: the date itself when it is a weekday, otherwise nothing. */
 export function ifWeekday(date: string): string[] {
   return isoWeekday(date) <= 5 ? [date] : [];
+}
+
+/** LSE practice: an eve on a weekend moves its half day to the Friday before. */
+export function eveOrFridayBefore(date: string): string {
+  const weekday = isoWeekday(date);
+  return weekday === 6 ? addDays(date, -1) : weekday === 7 ? addDays(date, -2) : date;
 }
 
 /**

@@ -17,6 +17,10 @@ interface YearCalendar {
 
 const cache = new Map<string, Map<number, YearCalendar>>();
 
+function isClosure(entry: HolidayEntry): boolean {
+  return entry.openMin === undefined && entry.closeMin === undefined;
+}
+
 export function yearCalendar(def: MarketDefinition, year: number): YearCalendar {
   let perYear = cache.get(def.info.market);
   if (!perYear) {
@@ -36,8 +40,8 @@ function buildYear(def: MarketDefinition, year: number): YearCalendar {
   const entries = new Map<string, HolidayEntry>();
   for (const entry of def.holidaysIn(year)) {
     const known = entries.get(entry.date);
-    // A closure beats an early close on the same date; otherwise the first entry names the day.
-    if (!known || (known.closeMin !== undefined && entry.closeMin === undefined)) entries.set(entry.date, entry);
+    // A closure beats other hours on the same date; otherwise the first entry names the day.
+    if (!known || (!isClosure(known) && isClosure(entry))) entries.set(entry.date, entry);
   }
   const sessions: Session[] = [];
   const holidays: Holiday[] = [];
@@ -46,17 +50,18 @@ function buildYear(def: MarketDefinition, year: number): YearCalendar {
     if (!def.isTradingWeekday(date, weekday)) continue;
     const hours = def.hoursOn(date, weekday);
     const entry = entries.get(date);
-    if (entry && entry.closeMin === undefined) {
+    if (entry && isClosure(entry)) {
       holidays.push({ date, name: entry.name, status: 'closed', closeMs: null });
       continue;
     }
-    const early = entry?.closeMin !== undefined && entry.closeMin < hours.closeMin;
-    const closeMin = early && entry?.closeMin !== undefined ? entry.closeMin : hours.closeMin;
+    const openMin = entry?.openMin ?? hours.openMin;
+    const closeMin = entry?.closeMin ?? hours.closeMin;
+    const early = closeMin < hours.closeMin;
     // A half day that ends before the lunch break simply has no afternoon.
     const hasBreak = hours.breakStartMin !== null && hours.breakEndMin !== null && hours.breakEndMin < closeMin;
     const session: Session = {
       date,
-      openMs: localMinutesToMs(date, hours.openMin, zone),
+      openMs: localMinutesToMs(date, openMin, zone),
       closeMs: localMinutesToMs(date, closeMin, zone),
       breakStartMs: hasBreak && hours.breakStartMin !== null ? localMinutesToMs(date, hours.breakStartMin, zone) : null,
       breakEndMs: hasBreak && hours.breakEndMin !== null ? localMinutesToMs(date, hours.breakEndMin, zone) : null,

@@ -52,10 +52,15 @@ export interface TradingHours {
   breakEndMin: number | null;
 }
 
-/** A closure (no `closeMin`) or an early close (`closeMin` in local minutes) on one date. */
+/**
+ * A closure (neither `openMin` nor `closeMin`), or a day on other hours: an early close
+ * (`closeMin` before the regular close), a late open (`openMin`), or both shifted (KRX's exam day
+ * opens an hour late and closes an hour late), in local minutes.
+ */
 export interface HolidayEntry {
   date: string;
   name: string;
+  openMin?: number;
   closeMin?: number;
 }
 

@@ -244,6 +244,39 @@ export class BarStore {
     return null;
   }
 
+  /**
+   * Starts of up to `max` chunks of the series whose bars all have t < cutoffMs, oldest first:
+   * what retention may remove. The growing chunk and chunks with a write pending are never listed.
+   */
+  expiredChunks(symId: number, tf: Timeframe, cutoffMs: number, max: number): number[] {
+    const tfIndex = TIMEFRAME_INFO[tf].index;
+    const span = chunkSpanMs(tf);
+    const hot = this.hot.get(seriesKey(symId, tf));
+    const out: number[] = [];
+    for (const key of this.dbs.bars.getKeys({ start: [symId, tfIndex], end: [symId, tfIndex, chunkStartOf(tf, cutoffMs)], limit: max })) {
+      const start = (key as number[])[2]!;
+      if (start + span > cutoffMs || hot?.start === start) continue;
+      if (this.queue.pendingValue(`bars:${seriesKey(symId, tf)}:${start}`) !== undefined) continue;
+      out.push(start);
+    }
+    return out;
+  }
+
+  /** Removes whole chunks (from `expiredChunks`); resolves when the removal is committed. */
+  removeChunks(symId: number, tf: Timeframe, starts: readonly number[]): Promise<unknown> {
+    const tfIndex = TIMEFRAME_INFO[tf].index;
+    const finals = this.finalCounts.get(seriesKey(symId, tf));
+    let last: Promise<unknown> = Promise.resolve();
+    for (const start of starts) {
+      finals?.delete(start);
+      last = this.dbs.bars.remove([symId, tfIndex, start]);
+    }
+    // Again once committed: a read in between may have remembered the count of a chunk now gone.
+    return last.then(() => {
+      for (const start of starts) finals?.delete(start);
+    });
+  }
+
   /** The chunk's bytes; `stable` asks for a copy (getBinaryFast's buffer lives only until the next read). */
   private chunkBytes(symId: number, tf: Timeframe, start: number, stable = false): Uint8Array | undefined {
     const hot = this.hot.get(seriesKey(symId, tf));

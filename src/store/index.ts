@@ -1,4 +1,7 @@
-export { Store, type StoreOptions } from './store.ts';
+export { Store, type StoreOptions, type WriteStatus } from './store.ts';
+export { freeBytesAt, formatBytes, lowDiskText, type DiskStatus } from './disk-watch.ts';
+export { isCommitFailure } from './commit-failures.ts';
+export { compactStore, type CompactResult } from './compact.ts';
 export type { BarChunkSpan, BarSlice } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { TickKind } from './ticks.ts';

@@ -96,6 +96,12 @@ export class LiveStore implements Flusher {
 
   /** Everything is served from memory, so a commit changes nothing here. */
   committed(): void {}
+
+  /** A commit failed: every symbol's record is written again (rare; the records are rebuilt from memory). */
+  failed(): void {
+    if (this.parts === null) return;
+    for (const symId of this.parts.symbols()) this.touch(symId);
+  }
 }
 
 function writeHeader(rec: Float64Array, at: number, state: LatestState | undefined): void {

@@ -57,6 +57,11 @@ export class Registry {
     return list;
   }
 
+  /** Every symbol's id. */
+  ids(): number[] {
+    return [...this.byId.keys()];
+  }
+
   get size(): number {
     return this.byId.size;
   }

@@ -12,7 +12,11 @@ import { LatestStore, type LatestState } from './latest.ts';
 import { LiveStore, savedOpenTicks } from './live.ts';
 import { Registry } from './registry.ts';
 import { TickRing, type TickKind } from './ticks.ts';
-import { WriteQueue } from './write-queue.ts';
+import { WriteQueue, type WriteState } from './write-queue.ts';
+import { guardCommitFailures } from './commit-failures.ts';
+import { DiskWatch, formatBytes, type DiskStatus } from './disk-watch.ts';
+import { RetentionRunner } from './retention.ts';
+import type { Retention } from '../domain/retention.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -20,7 +24,26 @@ export interface StoreOptions {
   ringCapacity?: number;
   /** How long writes are coalesced before one durable transaction. */
   flushIntervalMs?: number;
+  /** Free disk space under which `diskStatus` reports low (0, the default: never). */
+  minFreeBytes?: number;
+  /** The service clock, for when writes started failing and for retention cutoffs. */
+  nowMs?: () => number;
+  /** Where failing and resumed writes, low disk space and retention passes are reported. */
+  log?: (line: string) => void;
+  /** While commits fail, how often to look whether to retry (default 1 s). */
+  retryCheckMs?: number;
 }
+
+/** How writes are going: the commit failure while there is one, and what waits or was lost meanwhile. */
+export interface WriteStatus extends WriteState {
+  /** Raw ticks held in memory for a commit. */
+  unwrittenTicks: number;
+  /** Raw ticks dropped unwritten (oldest first) while commits failed; completed bars are never dropped. */
+  droppedTicks: number;
+}
+
+/** How long a close waits for lmdb-js after writes failed. */
+const CLOSE_WAIT_MS = 2000;
 
 export class Store {
   readonly registry: Registry;
@@ -33,16 +56,30 @@ export class Store {
   private readonly bars: BarStore;
   private readonly ticks: TickRing;
   private readonly latestStore: LatestStore;
+  private readonly disk: DiskWatch;
+  private readonly nowMs: () => number;
+  private readonly log: (line: string) => void;
+  private retention: RetentionRunner | null = null;
   private closed = false;
 
   private constructor(opts: StoreOptions) {
+    guardCommitFailures();
     this.dbs = openDbs(opts.dataDir);
+    this.log = opts.log ?? (() => {});
+    this.nowMs = opts.nowMs ?? (() => NaN);
+    this.disk = new DiskWatch(opts.dataDir, opts.minFreeBytes ?? 0, this.log);
     const version = this.dbs.meta.get('schemaVersion') as number | undefined;
     if (version !== undefined && version > SCHEMA_VERSION) {
       throw new Error(`data dir ${opts.dataDir} was written by a newer mds (schema ${version}; this build reads up to ${SCHEMA_VERSION})`);
     }
     if (version === undefined) this.dbs.meta.putSync('schemaVersion', SCHEMA_VERSION);
-    this.queue = new WriteQueue(this.dbs.root, opts.flushIntervalMs ?? 20);
+    this.queue = new WriteQueue(this.dbs.root, {
+      flushIntervalMs: opts.flushIntervalMs ?? 20,
+      retryCheckMs: opts.retryCheckMs,
+      freeBytes: () => this.disk.check().freeBytes,
+      nowMs: this.nowMs,
+      onChange: (state) => this.logWriteState(state),
+    });
     this.registry = new Registry(this.dbs);
     const live = new LiveStore(this.dbs, this.queue, version !== undefined && version < SCHEMA_VERSION);
     this.bars = new BarStore(this.dbs, this.queue, live);
@@ -173,6 +210,37 @@ export class Store {
     await this.dbs.meta.put(key, value);
   }
 
+  // --- disk: write failures, free space, retention -------------------------------------------
+
+  writeStatus(): WriteStatus {
+    return { ...this.queue.state, unwrittenTicks: this.ticks.unwrittenTicks, droppedTicks: this.ticks.droppedTicks };
+  }
+
+  /** Free space on the data dir's file system against the threshold, read now. */
+  diskStatus(): DiskStatus {
+    return this.disk.check();
+  }
+
+  /** Checks free space every `everyMs` in the background, logging when it crosses the threshold. */
+  watchDisk(everyMs: number): void {
+    this.disk.start(everyMs);
+  }
+
+  /** Removes bars past `retention` in the background: a pass now, then every `everyMs`. */
+  startRetention(retention: Retention, everyMs: number): void {
+    this.retention ??= new RetentionRunner(this.bars, retention, () => this.registry.ids(), this.nowMs, () => !this.queue.isFailing, this.log);
+    this.retention.start(everyMs);
+  }
+
+  private logWriteState(state: WriteState): void {
+    const { droppedTicks } = this.writeStatus();
+    if (state.failure !== null) {
+      this.log(`error: writes to the data dir fail (${state.failure}, ${formatBytes(this.disk.check().freeBytes)} free): serving reads from what is stored; raw ticks wait in memory (bounded, oldest dropped first); retrying by itself once there is room`);
+    } else {
+      this.log(`writes to the data dir work again; ${droppedTicks} raw ticks were dropped unwritten meanwhile`);
+    }
+  }
+
   // --- lifecycle ----------------------------------------------------------------------------
 
   /** Writes everything pending; resolves once it is durable. */
@@ -180,10 +248,27 @@ export class Store {
     return this.queue.flush();
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Writes everything pending and closes; resolves false when writes failed and what was pending is lost. */
+  async close(): Promise<boolean> {
+    if (this.closed) return true;
     this.closed = true;
-    await this.queue.flush();
-    await this.dbs.root.close();
+    this.disk.stop();
+    await this.retention?.stop();
+    let isComplete = true;
+    try {
+      await this.queue.flush();
+    } catch {
+      isComplete = false;
+    }
+    this.queue.stop();
+    const closing = this.dbs.root.close();
+    if (isComplete) await closing;
+    else {
+      // After a failed commit lmdb-js waits for a flush that never comes: do not hang the stop on it.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([closing.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    return isComplete;
   }
 }

@@ -2,12 +2,15 @@
 // stay bounded under an endless feed. Records are packed into blocks so one LMDB write carries
 // many ticks. The block being filled lives in memory and is persisted inside the symbol's live
 // record (live.ts); a filled block is written once under its ring key, and stays in memory until
-// that write has committed, so readers never miss it.
+// that write has committed, so readers never miss it. While commits fail (disk full), filled
+// blocks wait in memory up to a bound; past it the oldest unwritten blocks are dropped and counted.
 import { QUOTE_FIELDS, TRADE_FIELDS } from './codecs.ts';
 import type { StoreDbs } from './env.ts';
 import type { Flusher, WriteQueue } from './write-queue.ts';
 
 export const BLOCK_TICKS = 64;
+/** Filled blocks waiting for a commit, over all rings, before the oldest are dropped (4096: 262,144 ticks, at most 12 MiB). */
+export const MAX_UNWRITTEN_BLOCKS = 4096;
 export type TickKind = 'quote' | 'trade';
 const KIND_INDEX: Record<TickKind, number> = { quote: 0, trade: 1 };
 const FIELDS = [QUOTE_FIELDS, TRADE_FIELDS] as const;
@@ -44,11 +47,16 @@ export class TickRing implements Flusher {
   private readonly waiting: { epoch: number; rings: Ring[] }[] = [];
   /** Block arrays of committed blocks, per kind, for reuse. */
   private readonly spare: Float64Array[][] = [[], []];
+  /** Filled blocks not committed yet, over all rings. */
+  private unwritten = 0;
+  /** Ticks dropped unwritten because commits failed for longer than the bound allows. */
+  droppedTicks = 0;
 
   constructor(
     private readonly dbs: StoreDbs,
     private readonly queue: WriteQueue,
     capacity: number,
+    private readonly maxUnwrittenBlocks = MAX_UNWRITTEN_BLOCKS,
   ) {
     this.capacity = capacity;
     // One spare block: the block being filled overwrites the oldest, and `capacity` must survive.
@@ -143,12 +151,32 @@ export class TickRing implements Flusher {
       for (const ring of this.waiting.shift()!.rings) {
         let kept = 0;
         for (const block of ring.full) {
-          if (block.epoch !== 0 && block.epoch <= epoch) this.spare[ring.kind]!.push(block.data);
-          else ring.full[kept++] = block;
+          if (block.epoch !== 0 && block.epoch <= epoch) {
+            this.spare[ring.kind]!.push(block.data);
+            this.unwritten--;
+          } else ring.full[kept++] = block;
         }
         ring.full.length = kept;
       }
     }
+  }
+
+  failed(epoch: number): void {
+    const at = this.waiting.findIndex((w) => w.epoch === epoch);
+    if (at < 0) return;
+    for (const ring of this.waiting.splice(at, 1)[0]!.rings) {
+      for (const block of ring.full) if (block.epoch === epoch) block.epoch = 0;
+      if (!ring.listed) {
+        ring.listed = true;
+        this.dirty.push(ring);
+      }
+    }
+    this.queue.schedule();
+  }
+
+  /** Filled blocks' ticks held in memory until their commit. */
+  get unwrittenTicks(): number {
+    return this.unwritten * BLOCK_TICKS;
   }
 
   /** Index of `seq` in the ring's open block, moving to a new block when `seq` starts one. */
@@ -163,6 +191,8 @@ export class TickRing implements Flusher {
   private openBlock(ring: Ring, blockSeq: number, slot: number): void {
     if (ring.count > 0) {
       ring.full.push({ blockSeq: ring.blockSeq, data: ring.data, epoch: 0 });
+      // One compare per 64 ticks; past the bound only while commits fail (or lag far behind).
+      if (++this.unwritten > this.maxUnwrittenBlocks || ring.full.length >= this.blocks) this.dropOldest(ring);
       ring.data = this.spare[ring.kind]!.pop() ?? new Float64Array(BLOCK_TICKS * ring.fields);
       if (!ring.listed) {
         ring.listed = true;
@@ -177,6 +207,19 @@ export class TickRing implements Flusher {
       const stored = this.storedBlock(ring.symId, ring.kind, blockSeq);
       if (stored) ring.data.set(stored.subarray(0, Math.min(stored.length, ring.data.length)));
     }
+  }
+
+  /**
+   * Drops the ring's oldest filled block not being written: raw ticks go first, oldest first (bars
+   * are never dropped). Past the ring's own length a block would be overwritten on disk anyway.
+   */
+  private dropOldest(ring: Ring): void {
+    const at = ring.full.findIndex((block) => block.epoch === 0);
+    if (at < 0 || at === ring.full.length - 1) return;
+    this.spare[ring.kind]!.push(ring.full[at]!.data);
+    ring.full.splice(at, 1);
+    this.unwritten--;
+    this.droppedTicks += BLOCK_TICKS;
   }
 
   private makeRing(symId: number, kind: number): Ring {

@@ -3,7 +3,10 @@
 // symbol's live record, filled ticks-ring blocks) keep their own dirty sets and register a
 // `Flusher`, so the per-tick cost is a flag; rare writers (bar chunks, usage counters) `mark` a
 // record by id, and until its commit lands reads see the written value through `pendingValue`.
+// A failed commit (disk full, I/O error) loses nothing that is kept: its writes are marked dirty
+// again, reads go on, and the queue retries on its own, once there is room again (see `failing`).
 import type { Database, RootDatabase } from 'lmdb';
+import { commitCause, failureText } from './commit-failures.ts';
 
 export interface Write {
   // biome-style `any`: the queue writes to databases of several key and value types.
@@ -22,6 +25,28 @@ export interface Flusher {
   flush(epoch: number): Promise<unknown> | null;
   /** Every flush up to `epoch` is committed: LMDB reads see it, in-memory copies may go. */
   committed(epoch: number): void;
+  /** Flush `epoch` did not commit: what it wrote is to be written again by a later flush. */
+  failed(epoch: number): void;
+}
+
+/** Whether commits succeed; `failure` is null while they do. */
+export interface WriteState {
+  /** Why the last commit failed ("No space left on device"), while commits fail. */
+  failure: string | null;
+  /** When commits started to fail (the store's clock), or null. */
+  failingSinceMs: number | null;
+}
+
+export interface WriteQueueOptions {
+  /** How long writes are coalesced before one durable transaction. */
+  flushIntervalMs: number;
+  /** While commits fail: how often to look whether to try again. */
+  retryCheckMs?: number;
+  /** Free bytes on the store's file system (null: unknown); a retry waits for room, see RETRY_FREE_BYTES. */
+  freeBytes?: () => number | null;
+  nowMs: () => number;
+  /** Called when commits start failing (once the cause is known) and when they succeed again. */
+  onChange?: (state: WriteState) => void;
 }
 
 /** Float64 room in a flush's slab (see `WriteQueue.scratchFloats`); one object, reused. */
@@ -36,6 +61,14 @@ export interface Scratch {
 /** Slabs bigger than this are not kept for reuse once their flush has committed. */
 const MAX_POOLED_SLAB = 16 << 20;
 const MIN_SLAB = 1 << 20;
+/**
+ * While commits fail, a retry waits until the file system has this much room, or RETRY_MAX_WAIT_MS:
+ * each failed commit costs a write attempt (and lmdb-js prints it), so a full disk is not hammered.
+ */
+const RETRY_FREE_BYTES = 4 << 20;
+const RETRY_MAX_WAIT_MS = 30_000;
+/** How long the report of a failed commit waits for lmdb-js to give its cause. */
+const CAUSE_WAIT_MS = 2000;
 
 export class WriteQueue {
   private dirty = new Map<string, () => Write>();
@@ -43,7 +76,13 @@ export class WriteQueue {
   private readonly flushers: Flusher[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastCommit: Promise<unknown> = Promise.resolve();
-  private failure: Error | null = null;
+  /** The batches of `mark`ed records by flush epoch, until their commit settles (a failure marks them again). */
+  private readonly inFlight = new Map<number, Map<string, () => Write>>();
+  /** Commits issued and not settled. */
+  private outstanding = 0;
+  private failing: { reason: string; sinceMs: number } | null = null;
+  private lastAttemptMs = 0;
+  private isStopped = false;
   private epoch = 0;
   // lmdb-js reads a put's value bytes when it runs the transaction, after `put` returns: values
   // are copied into slabs that stay untouched until their flush has committed, then reused.
@@ -57,14 +96,42 @@ export class WriteQueue {
   private readonly onTimer = () => {
     this.timer = null;
     void this.flush().catch(() => {
-      // Recorded in `failure`; the next awaited flush or drain reports it.
+      // Reported through `state` and `onChange`; the writes are kept for the retry.
     });
+  };
+  /**
+   * lmdb-js starts each event turn's transaction with an instruction of its own whose promise no
+   * caller gets; when the commit fails it rejects unhandled. It is the store's `committed` once the
+   * turn has ended (its batch start runs in the first setImmediate of the turn): hold it then.
+   */
+  private readonly holdBatchStart = () => {
+    this.root.committed.then(
+      () => {},
+      () => {},
+    );
+  };
+  private readonly onRetryCheck = () => {
+    this.timer = null;
+    if (this.failing === null) return this.schedule();
+    const free = this.opts.freeBytes?.() ?? null;
+    const isDue = performance.now() - this.lastAttemptMs >= RETRY_MAX_WAIT_MS;
+    if (this.outstanding === 0 && (isDue || free === null || free >= RETRY_FREE_BYTES)) this.onTimer();
+    else this.schedule();
   };
 
   constructor(
     private readonly root: RootDatabase,
-    private readonly flushIntervalMs: number,
+    private readonly opts: WriteQueueOptions,
   ) {}
+
+  /** Whether commits succeed now. */
+  get state(): WriteState {
+    return { failure: this.failing?.reason ?? null, failingSinceMs: this.failing?.sinceMs ?? null };
+  }
+
+  get isFailing(): boolean {
+    return this.failing !== null;
+  }
 
   register(flusher: Flusher): void {
     this.flushers.push(flusher);
@@ -72,7 +139,10 @@ export class WriteQueue {
 
   /** Asks for a flush within the interval (registered flushers call it when they become dirty). */
   schedule(): void {
-    if (this.timer === null) this.timer = setTimeout(this.onTimer, this.flushIntervalMs);
+    if (this.timer !== null || this.isStopped) return;
+    // While commits fail, writes wait for a retry (the dirty sets hold them; the ticks ring bounds its own).
+    if (this.failing === null) this.timer = setTimeout(this.onTimer, this.opts.flushIntervalMs);
+    else this.timer = setTimeout(this.onRetryCheck, this.opts.retryCheckMs ?? 1000);
   }
 
   /** Marks a record dirty; `produce` is called at flush time for its current value. */
@@ -122,7 +192,7 @@ export class WriteQueue {
     return out;
   }
 
-  /** Writes every dirty record now; resolves when the transaction is durable. */
+  /** Writes every dirty record now; resolves when the transaction is durable, rejects if it failed. */
   flush(): Promise<void> {
     if (this.timer !== null) {
       clearTimeout(this.timer);
@@ -135,18 +205,20 @@ export class WriteQueue {
       const batch = this.dirty;
       if (batch.size > 0) {
         this.dirty = new Map();
+        this.inFlight.set(epoch, batch);
         for (const [id, produce] of batch) {
           const { db, key, value } = produce();
           this.pending.set(id, value);
           const done = value === null ? db.remove(key) : db.put(key, value);
-          last = done.then(
+          done.then(
             () => {
               if (this.pending.get(id) === value) this.pending.delete(id);
             },
-            (err: unknown) => {
-              this.failure = err instanceof Error ? err : new Error(String(err));
+            () => {
+              // The whole transaction failed: handled once, below, for the flush.
             },
           );
+          last = done;
         }
       }
       for (let i = 0; i < this.flushers.length; i++) {
@@ -159,30 +231,90 @@ export class WriteQueue {
     const slabs = this.slabsInFlush;
     this.slabsInFlush = [];
     this.slab = null;
-    if (last !== null) {
-      // One event turn is one lmdb-js transaction, so the last put settles after all the others.
-      this.lastCommit = last.then(
-        () => {
-          for (let i = 0; i < this.flushers.length; i++) this.flushers[i]!.committed(epoch);
-          this.releaseSlabs(slabs);
-        },
-        (err: unknown) => {
-          this.failure = err instanceof Error ? err : new Error(String(err));
-        },
-      );
-    } else {
+    if (last === null) {
+      this.inFlight.delete(epoch);
       this.releaseSlabs(slabs);
+      return this.drained();
     }
-    return this.drained();
+    this.outstanding++;
+    this.lastAttemptMs = performance.now();
+    setImmediate(this.holdBatchStart);
+    // One event turn is one lmdb-js transaction, so the last put settles after all the others.
+    const commit = last.then(
+      () => this.onCommitted(epoch, slabs),
+      (err: unknown) => {
+        this.onFailed(epoch, slabs, err);
+        throw err instanceof Error ? err : new Error(String(err));
+      },
+    );
+    this.lastCommit = commit.catch(() => {});
+    return commit.then(() => this.drained());
   }
 
-  /** Resolves when everything flushed so far is committed and on disk; rejects if a commit failed. */
+  /** No more flushes by timer or retry (the store is closing). */
+  stop(): void {
+    this.isStopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves when everything flushed so far is committed and on disk; rejects while commits fail. */
   async drained(): Promise<void> {
     await this.lastCommit;
-    if (this.failure) throw this.failure;
+    if (this.failing) throw new Error(`writes to the store are failing: ${this.failing.reason}`);
     // lmdb-js (overlapping sync) resolves a put once it is committed and visible; `flushed` once
     // the OS has confirmed the commit is on disk.
     await this.root.flushed;
+  }
+
+  private onCommitted(epoch: number, slabs: Uint8Array[]): void {
+    this.outstanding--;
+    this.inFlight.delete(epoch);
+    for (let i = 0; i < this.flushers.length; i++) this.flushers[i]!.committed(epoch);
+    this.releaseSlabs(slabs);
+    if (this.failing !== null) {
+      this.failing = null;
+      if (this.timer !== null) clearTimeout(this.timer);
+      this.timer = null;
+      this.schedule();
+      this.opts.onChange?.(this.state);
+    }
+  }
+
+  private onFailed(epoch: number, slabs: Uint8Array[], err: unknown): void {
+    this.outstanding--;
+    // lmdb-js has read the values (the transaction is over): the slabs may be reused.
+    this.releaseSlabs(slabs);
+    const batch = this.inFlight.get(epoch);
+    this.inFlight.delete(epoch);
+    if (batch) for (const [id, produce] of batch) if (!this.dirty.has(id)) this.dirty.set(id, produce);
+    for (let i = 0; i < this.flushers.length; i++) this.flushers[i]!.failed(epoch);
+    const isNew = this.failing === null;
+    if (isNew) this.failing = { reason: failureText(err), sinceMs: this.opts.nowMs() };
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.schedule();
+    // The cause (errno text) arrives on lmdb-js's `commitError`; report once it is known.
+    const cause = commitCause(err);
+    if (!isNew) {
+      cause?.catch(() => {});
+      return;
+    }
+    let isReported = false;
+    const report = () => {
+      if (this.failing === null || isReported) return;
+      isReported = true;
+      this.opts.onChange?.(this.state);
+    };
+    // lmdb-js rejects the cause from its write thread's next report, which may be late: report
+    // without it rather than not at all, and show it once it comes.
+    if (cause) {
+      cause.then(report, (reason: unknown) => {
+        if (this.failing !== null) this.failing.reason = failureText(reason);
+        report();
+      });
+      setTimeout(report, CAUSE_WAIT_MS).unref?.();
+    } else report();
   }
 
   private takeSlab(size: number): Uint8Array {

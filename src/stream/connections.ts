@@ -137,9 +137,11 @@ export function createStream(deps: StreamDeps) {
       return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
     }
     const account = auth.account;
-    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`);
+    // Refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
+    const keyRate = () => deps.auth.peek(account);
+    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
     const maxConnections = connectionLimit(account);
-    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`);
+    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`, keyRate());
     const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), refused: null };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
@@ -174,6 +176,8 @@ export function createStream(deps: StreamDeps) {
         try {
           symbol = normalizeSymbol(channel.assetClass, raw);
         } catch (err) {
+          // A name of allowed characters that no symbol of the class has is unknown, as on REST (404 there).
+          if (err instanceof ApiError && err.status === 404) return { code: 'unknown_symbol', message: `unknown symbol ${JSON.stringify(raw.trim().toUpperCase())} for ${channel.name} (send one frame per asset class)` };
           return { code: 'invalid_symbol', message: `${channel.name}: ${err instanceof ApiError ? err.message : 'invalid symbol'}` };
         }
         const entry = deps.store.registry.resolve(channel.assetClass, symbol);

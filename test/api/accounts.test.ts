@@ -87,7 +87,7 @@ describe('entitlements', () => {
   test('a stocks market not enabled on the account is a 403; the list shows only enabled markets', async () => {
     const res = await server.get('/stocks/quote/DE:SAP', { key: free });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: string }).error).toBe('market DE is not enabled for this account');
+    expect(((await res.json()) as { error: string }).error).toBe('market DE is not included in the free plan');
     const list = (await (await server.get('/stocks/symbols', { key: free })).json()) as { symbols: { market: string }[] };
     expect(list.symbols.length).toBeGreaterThan(10);
     expect(list.symbols.every((s) => s.market === 'US')).toBe(true);
@@ -102,9 +102,31 @@ describe('entitlements', () => {
     c.send({ action: 'subscribe', channels: ['indices.quotes'], symbols: ['US500'] });
     expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'asset class indices is not included in the free plan' });
     c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['DE:SAP'] });
-    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not enabled for this account' });
+    expect(await c.next((m) => m.type === 'error')).toMatchObject({ code: 'forbidden', message: 'market DE is not included in the free plan' });
     c.send({ action: 'subscribe', channels: ['stocks.quotes'], symbols: ['US:AAPL'] });
     expect((await c.next((m) => m.type === 'subscribed')).subscriptions).toEqual([{ channel: 'stocks.quotes', symbol: 'US:AAPL' }]);
+  });
+});
+
+describe('stream upgrade refusals of a valid key', () => {
+  const handshake = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
+
+  test("past the plan's connections (429) and with a bad format (400): the key's rate-limit headers, the refusal not counted", async () => {
+    const { key } = await createKey(dataDir, '--plan', 'free');
+    await until(async () => (await server.get('/crypto/symbols', { key })).status === 200, 'the new key');
+    const counted = (await server.get('/crypto/symbols', { key })).headers;
+    const remaining = Number(counted.get('x-ratelimit-remaining'));
+    await using a = await connect(`${server.base.replace('http', 'ws')}/?apiKey=${key}`);
+    await using b = await connect(`${server.base.replace('http', 'ws')}/?apiKey=${key}`);
+    await Promise.all([a.next((m) => m.type === 'ready'), b.next((m) => m.type === 'ready')]);
+    for (const [query, status] of [[`?apiKey=${key}`, 429], [`?apiKey=${key}&format=xml`, 400]] as const) {
+      const res = await fetch(`${server.base}/${query}`, { headers: handshake });
+      expect(res.status).toBe(status);
+      expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3000', String(remaining)]);
+      expect(res.headers.get('x-ratelimit-reset')).toBe(counted.get('x-ratelimit-reset'));
+      expect(res.headers.get('x-request-id')).not.toBeNull();
+    }
+    expect((await server.get('/crypto/symbols', { key })).headers.get('x-ratelimit-remaining')).toBe(String(remaining - 1));
   });
 });
 

@@ -117,6 +117,14 @@ describe('GET /bonds/curve/{country}', () => {
     expect(await errorOf(server, '/bonds/curve/US?date=2026-02-30')).toEqual([400, 'invalid date "2026-02-30": expected a calendar date YYYY-MM-DD from 1970 on']);
   });
 
+  test('UK is accepted for GB on every route (the spec names the UK); answers use GB', async () => {
+    for (const [uk, gb] of [['/bonds/curve/uk', '/bonds/curve/GB'], ['/bonds/yield/UK:10Y', '/bonds/yield/GB:10Y'], ['/bonds/history/uk:30y?from=2026-02-01&to=2026-03-01', '/bonds/history/GB:30Y?from=2026-02-01&to=2026-03-01']]) {
+      const [a, b] = [await server.json(uk!), await server.json(gb!)];
+      expect(a.status).toBe(200);
+      expect(a.body).toEqual(b.body);
+    }
+  });
+
   test('country rules: 400 unless two letters, 404 unless covered', async () => {
     expect((await errorOf(server, '/bonds/curve/USA'))[0]).toBe(400);
     expect(await errorOf(server, '/bonds/curve/jp')).toEqual([404, 'no bond yields for this country: bond yields cover US, DE, FR, IT, ES and GB']);

@@ -172,11 +172,14 @@ describe('GET /fundamentals/stocks?symbols=', () => {
     expect(await errorOf(`/fundamentals/stocks?symbols=${symbols(101)}`)).toEqual([400, 'too many symbols: at most 100 per request, got 101']);
   });
 
-  test('an empty list or a malformed symbol is a 400', async () => {
+  test('an empty list is a 400; a malformed symbol is listed in rejected with the reason and the rest is served', async () => {
     expect((await errorOf('/fundamentals/stocks?symbols=,,'))[0]).toBe(400);
-    const [status, error] = await errorOf('/fundamentals/stocks?symbols=US:AAPL,AAPL');
-    expect(status).toBe(400);
-    expect(error).toContain('"AAPL"');
+    const { status, body } = await server.json('/fundamentals/stocks?symbols=US:AAPL,AAPL,US:NOPE');
+    expect(status).toBe(200);
+    expect(body.items.map((i: { symbol: string }) => i.symbol)).toEqual(['US:AAPL']);
+    expect(body.missing).toEqual(['US:NOPE']);
+    expect(body.rejected).toEqual([{ symbol: 'AAPL', reason: 'invalid stocks symbol "AAPL": expected MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL' }]);
+    expect('rejected' in (await server.json('/fundamentals/stocks?symbols=US:AAPL')).body).toBe(false);
   });
 });
 
@@ -252,7 +255,11 @@ describe('access', () => {
     expect((await pageAll('US', 1000, withAddon)).items.length).toBeGreaterThan(40);
     const denied: [number, string] = [403, 'market DE is not enabled for this account'];
     expect(await errorOf('/fundamentals/stocks/DE:SAP', withAddon)).toEqual(denied);
-    expect(await errorOf('/fundamentals/stocks?symbols=US:AAPL,DE:SAP', withAddon)).toEqual(denied);
+    // The batch serves what the key may see and lists the rest in rejected with the reason.
+    const res = await server.get('/fundamentals/stocks?symbols=US:AAPL,DE:SAP', { key: withAddon });
+    expect(res.status).toBe(200);
+    const batch = (await res.json()) as { count: number; missing: string[]; rejected: unknown };
+    expect([batch.count, batch.missing, batch.rejected]).toEqual([1, [], [{ symbol: 'DE:SAP', reason: denied[1] }]]);
     expect(await errorOf('/fundamentals/stocks?market=DE', withAddon)).toEqual(denied);
   });
 

@@ -13,7 +13,7 @@ import { Store } from '../../src/store/index.ts';
 import { startServer } from '../support/server.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason', 'feeds'];
+const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason', 'feeds', 'disk'];
 
 describe('/health over HTTP', () => {
   test('with --feed none: ready without any tick, no key needed, the feed check off', async () => {
@@ -43,9 +43,9 @@ describe('/health over HTTP', () => {
 });
 
 describe('/health readiness', () => {
-  function appWith(opts: { failingStore?: boolean; lastTickMs?: () => number | null }) {
+  function appWith(opts: { failingStore?: boolean; lastTickMs?: () => number | null; minFreeBytes?: number; log?: (line: string) => void }) {
     const dir = tempDir();
-    const store = Store.open({ dataDir: dir.path });
+    const store = Store.open({ dataDir: dir.path, minFreeBytes: opts.minFreeBytes, log: opts.log });
     seedRegistry(store, CATALOG);
     const served = opts.failingStore
       ? new Proxy(store, {
@@ -96,5 +96,27 @@ describe('/health readiness', () => {
     expect(status).toBe(503);
     expect(Object.keys(body)).toEqual(FIELDS);
     expect(body).toMatchObject({ status: 'unavailable', checks: { store: 'failed', feed: 'off' }, reason: 'the store cannot be read: disk read failed' });
+  });
+
+  test('free disk space under --min-free-disk is degraded: still a 200, the reason, logged once', async () => {
+    const logs: string[] = [];
+    // More than any disk has: the data dir's free space is always under it.
+    await using t = appWith({ minFreeBytes: 2 ** 60, log: (line) => logs.push(line) });
+    const { status, body } = await t.health();
+    expect(status).toBe(200);
+    expect(Object.keys(body)).toEqual(FIELDS);
+    expect(body).toMatchObject({ status: 'degraded', checks: { store: 'ok', feed: 'off' } });
+    expect(body.reason).toMatch(/^free disk space [\d.]+ [GMK]i?B is under --min-free-disk 1073741824\.0 GiB$/);
+    expect(body.disk).toEqual({ space: 'low', free_bytes: body.disk.free_bytes, min_free_bytes: 2 ** 60, writes: 'ok', write_error: null, failing_since_ms: null, unwritten_ticks: 0, dropped_ticks: 0 });
+    expect(body.disk.free_bytes).toBeGreaterThan(0);
+    await t.health();
+    expect(logs.filter((line) => line.startsWith('warning: free disk space'))).toHaveLength(1);
+  });
+
+  test('with room on the disk the disk part reports ok', async () => {
+    await using t = appWith({ minFreeBytes: 1 });
+    const { status, body } = await t.health();
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'ok', reason: null, disk: { space: 'ok', min_free_bytes: 1, writes: 'ok', write_error: null, dropped_ticks: 0 } });
   });
 });

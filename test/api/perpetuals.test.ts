@@ -179,11 +179,12 @@ describe('bars', () => {
 });
 
 describe('errors', () => {
-  test.each(['quote', 'mark', 'snapshot', 'trade/last', 'agg'])('%s: a symbol outside the format is a 400 saying what is expected; an unknown one a 404', async (route) => {
+  test.each(['quote', 'mark', 'snapshot', 'trade/last', 'agg'])('%s: characters no symbol has are a 400 saying what is expected; a name without USDT or an unknown one a 404', async (route) => {
     const suffix = route === 'agg' ? '/prev' : '';
-    const bad = await server.json(`/perpetuals/${route}/BTCUSD${suffix}`);
+    const bad = await server.json(`/perpetuals/${route}/BTC$USDT${suffix}`);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain('USDT');
+    expect(await server.json(`/perpetuals/${route}/BTCUSD${suffix}`)).toMatchObject({ status: 404, body: { error: 'unknown symbol' } });
     const unknown = await server.json(`/perpetuals/${route}/DOGEUSDT${suffix}`);
     expect(unknown).toMatchObject({ status: 404, body: { error: 'unknown symbol' } });
   });
@@ -312,8 +313,9 @@ describe('sources gone stale while trades exist', () => {
     clock.set(start + COMPOSITE_RULES.staleMs + 1);
     const unavailable = { status: 503, error: 'market data temporarily unavailable: no live source for this composite' };
     for (const route of ['quote', 'mark', 'trade/last']) expect({ route, ...(await get(route)).body }).toMatchObject({ route, ...unavailable });
-    // The snapshot still shows the last trade, with no quote and no source counting now.
-    expect((await get('snapshot')).body).toMatchObject({ bid: null, ask: null, last_price: 100.5, source_count: 0 });
+    // The snapshot serves no price either (every price is a composite of live sources): with no
+    // previous close in this store, every value is null, so it is the spec's all-null 404.
+    expect(await get('snapshot')).toMatchObject({ status: 404, body: { error: 'no snapshot available' } });
     // A source quotes again: the last trade is served again, with the sources that counted when it printed.
     composites.onVenueQuote(id, { venue: 1, tsMs: start + COMPOSITE_RULES.staleMs + 2, bid: 100.2, ask: 101.2, bidSize: 1, askSize: 1 });
     clock.set(start + COMPOSITE_RULES.staleMs + 3);

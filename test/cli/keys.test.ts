@@ -35,7 +35,7 @@ describe('mds keys show and update', () => {
   }, 20_000);
 
   test('update: the running server sees new markets within a second', async () => {
-    const { id, key } = await createKey('--plan', 'free', '--markets', 'US');
+    const { id, key } = await createKey('--plan', 'starter', '--markets', 'US');
     expect((await server.get('/stocks/quote/DE:SAP', { key })).status).toBe(403);
     const r = await keys('update', id, '--markets', 'US,DE', '--json');
     expect(r.code).toBe(0);
@@ -52,6 +52,27 @@ describe('mds keys show and update', () => {
     const done = await keys('update', id, '--plan', 'free', '--addons', '', '--json');
     expect(done.code).toBe(0);
     expect(JSON.parse(done.out)).toMatchObject({ plan: 'free', addons: [] });
+  });
+});
+
+describe('the free plan is US stocks only (spec: crypto, forex and US stocks)', () => {
+  test('create and update refuse other markets, naming what the plan offers; all means US', async () => {
+    const refused = await keys('create', '--plan', 'free', '--markets', 'US,DE');
+    expect([refused.code, refused.err]).toEqual([2, 'mds: --markets: the free plan does not offer the market DE (it offers: US)\n']);
+    const all = await keys('create', '--plan', 'free', '--markets', 'all', '--json');
+    expect(JSON.parse(all.out).markets).toEqual(['US']);
+    const { id } = await createKey('--plan', 'free');
+    const update = await keys('update', id, '--markets', 'JP');
+    expect([update.code, update.err]).toEqual([2, 'mds: --markets: the free plan does not offer the market JP (it offers: US)\n']);
+  });
+
+  test('moving a key with other markets to the free plan needs --markets', async () => {
+    const { id, key } = await createKey('--plan', 'starter', '--markets', 'US,DE');
+    const refused = await keys('update', id, '--plan', 'free');
+    expect([refused.code, refused.err]).toEqual([2, 'mds: --plan: the free plan does not offer the market DE this key has; add --markets with the ones to keep (the free plan offers: US)\n']);
+    expect((await keys('update', id, '--plan', 'free', '--markets', 'US')).code).toBe(0);
+    await until(async () => (await server.get('/stocks/quote/DE:SAP', { key })).status === 403, 'the plan change to be seen');
+    expect(await (await server.get('/stocks/quote/DE:SAP', { key })).json()).toMatchObject({ error: 'market DE is not included in the free plan' });
   });
 });
 

@@ -24,7 +24,7 @@ describe('overnight symbols', () => {
     expect(normalizeSymbol('overnight', 'us500etf')).toBe('US500ETF');
   });
 
-  test.each(['DE:SAP', 'US:', 'HK:700', 'US:AAPL:X', 'A'])('%s is a 400 saying what is expected', (raw) => {
+  test.each(['DE:SAP', 'US:', 'HK:700', 'US:AAPL:X', 'A'])('%s is the unknown-symbol 404: allowed characters, but no overnight line can be named so', (raw) => {
     let caught: unknown;
     try {
       normalizeSymbol('overnight', raw);
@@ -32,8 +32,11 @@ describe('overnight symbols', () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(ApiError);
-    expect((caught as ApiError).status).toBe(400);
-    expect((caught as ApiError).message).toEndWith('expected a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF)');
+    expect([(caught as ApiError).status, (caught as ApiError).message]).toEqual([404, 'unknown symbol']);
+  });
+
+  test('characters no symbol can contain are a 400 saying what is expected', () => {
+    expect(() => normalizeSymbol('overnight', 'US:AA$PL')).toThrow('expected a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF)');
   });
 });
 

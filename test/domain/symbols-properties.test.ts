@@ -1,5 +1,5 @@
-// Symbol parsing on arbitrary input: it returns a canonical symbol or throws a 400 ApiError,
-// nothing else; the canonical form is trimmed, upper case, safe characters only and a fixed
+// Symbol parsing on arbitrary input: it returns a canonical symbol or throws a 400 or 404 ApiError,
+// nothing else (404 only for names of allowed characters); the canonical form is trimmed, upper case, safe characters only and a fixed
 // point; case and surrounding blanks never change the result; non-ASCII never gets through.
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
@@ -28,12 +28,14 @@ const anyText = fc.oneof(
 const blank = fc.constantFrom('', ' ', '  ', '\t', ' \n');
 
 describe('normalizeSymbol properties', () => {
-  test('returns a canonical symbol or throws a 400 ApiError, never anything else', () => {
+  test('returns a canonical symbol or throws a 400 or 404 ApiError, never anything else', () => {
     fc.assert(
       fc.property(anyClass, anyText, (cls, raw) => {
         const r = outcome(cls, raw);
         if (!r.ok) {
-          expect(r.status).toBe(400);
+          expect([400, 404]).toContain(r.status);
+          // A 404 names something that could have been a symbol: safe characters, bounded length.
+          if (r.status === 404) expect(raw.trim()).toMatch(/^[A-Za-z0-9.:_-]{1,32}$/);
           return;
         }
         expect(r.symbol).toBe(raw.trim().toUpperCase());

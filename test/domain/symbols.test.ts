@@ -44,8 +44,20 @@ describe('normalizeSymbol', () => {
     expect(err.message).not.toMatch(/[^\x20-\x7e…]/);
   });
 
-  test('forex accepts only six letters with an optional .RAW', () => {
-    expect(errorOf(() => normalizeSymbol('forex', 'EURUSDX')).status).toBe(400);
-    expect(errorOf(() => normalizeSymbol('forex', 'EURUSD.FOO')).status).toBe(400);
+  test('forex accepts only six letters with an optional .RAW; other names of allowed characters are unknown symbols (404)', () => {
+    expect([errorOf(() => normalizeSymbol('forex', 'EURUSDX')).status, errorOf(() => normalizeSymbol('forex', 'EURUSDX')).message]).toEqual([404, 'unknown symbol']);
+    expect(errorOf(() => normalizeSymbol('forex', 'EURUSD.FOO')).status).toBe(404);
+  });
+
+  test.each([
+    ['crypto', 'BTC-USD', 'unknown symbol'],
+    ['forex', 'EUR:USD', 'unknown symbol'],
+    ['commodities', 'XAU-USD', 'commodity symbol not supported'],
+    ['perpetuals', 'BTCUSD', 'unknown symbol'],
+    ['indices', 'S&P', null],
+  ] as const)('%s %s: allowed characters answer the class 404, others a 400', (cls, raw, message) => {
+    const err = errorOf(() => normalizeSymbol(cls, raw));
+    if (message === null) expect(err.status).toBe(400);
+    else expect([err.status, err.message]).toEqual([404, message]);
   });
 });

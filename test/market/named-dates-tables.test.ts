@@ -65,8 +65,8 @@ describe('TWSE schedules', () => {
     expect(sessionsBetween('TW', '2017-02-25', '2017-02-25')).toEqual([]);
   });
 
-  test('2019 has the 244 trading days TWSE announced', () => {
-    expect(sessionsBetween('TW', '2019-01-01', '2019-12-31')).toHaveLength(244);
+  test('2019 has the 244 trading days TWSE announced, less the typhoon days of Lekima and Mitag', () => {
+    expect(sessionsBetween('TW', '2019-01-01', '2019-12-31')).toHaveLength(242);
   });
 });
 

@@ -73,12 +73,11 @@ describe('closed dates per market', () => {
     ['DE', '2025-12-31', "New Year's Eve (Xetra trading calendar)"],
     ['SE', '2025-12-24', 'Christmas Eve (Nasdaq Nordic holidays)'],
     ['TR', '2025-03-31', 'Ramadan Feast day 2 (Borsa Istanbul holidays)'],
-    ['SA', '2023-09-24', 'National Day on Saturday, made up on Sunday'],
-    ['SA', '2025-02-23', 'Founding Day on Saturday, made up on Sunday'],
+    ['SA', '2022-09-22', 'National Day on Friday, made up on Thursday (Tadawul filing)'],
     ['IL', '2025-04-13', 'Passover, first day (TASE trading vacations)'],
     ['HK', '2023-09-01', 'Typhoon Saola, signal 8 (HKEX notice)'],
     ['HK', '2023-09-08', 'black rainstorm warning (HKEX notice)'],
-    ['HK', '2018-09-17', 'Typhoon Mangkhut (HKEX notice)'],
+    ['HK', '2023-09-08', 'black rainstorm warning all day (HKEX announcement)'],
     ['CN', '2024-02-09', 'Spring Festival eve: last trading day was 2024-02-08 (SSE notice)'],
     ['CN', '2026-02-23', 'Spring Festival 2026 (SSE notice)'],
     ['KR', '2025-01-28', 'Seollal eve (KRX holidays)'],
@@ -124,6 +123,9 @@ describe('closed dates per market', () => {
     ['TW', '2025-01-22', 'last trading day before the 2025 Lunar New Year'],
     ['MY', '2025-03-17', 'Nuzul Al-Quran 2025 was on 03-18'],
     ['PH', '2024-08-21', 'Ninoy Aquino Day 2024 moved to 08-23'],
+    ['SA', '2023-09-24', 'National Day on Saturday is not made up (reference sessions XSAU; no Tadawul notice)'],
+    ['SA', '2025-02-23', 'Founding Day on Saturday is not made up (reference sessions XSAU; no Tadawul notice)'],
+    ['HK', '2018-09-17', 'Typhoon Mangkhut had passed (Business Standard 2018-09-17: Hang Seng closed down 1.3%)'],
   ])('%s trades on %s (%s)', (code, date) => {
     expect(day(code, date)).not.toBeNull();
   });

@@ -217,7 +217,7 @@ describe('bad frames get error frames and the connection stays open', () => {
   test('a stocks symbol in a crypto channel is refused as unknown and nothing is subscribed', async () => {
     await using c = await connect(`${wsBase}/?apiKey=${TEST_KEY}`);
     c.send({ action: 'subscribe', channels: ['crypto.quotes', 'stocks.quotes'], symbols: ['US:AAPL'] });
-    expect((await c.next(isType('error'))).code).toBe('invalid_symbol');
+    expect((await c.next(isType('error'))).code).toBe('unknown_symbol');
     c.send({ action: 'unsubscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] });
     expect((await c.next(isType('unsubscribed'))).subscriptions).toEqual([]);
   });

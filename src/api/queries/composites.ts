@@ -3,16 +3,12 @@
 // off answers 503 (NO_LIVE_SOURCE) instead of its last value. Composite values are reference
 // values, not executable prices.
 import { ApiError } from '../../domain/errors.ts';
+import { priceChange } from '../../domain/price-change.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import { midScaleOf, roundedMid } from '../../domain/mid-price.ts';
 import type { CompositeQuote, CompositeSnapshot, CompositeTrade, Mark } from '../../domain/perpetuals-schemas.ts';
 import type { ApiDeps, CompositeView } from '../deps.ts';
 import { prevCloseOf } from './latest.ts';
-
-function round(value: number, decimals: number): number {
-  const scale = 10 ** decimals;
-  return Math.round(value * scale) / scale;
-}
 
 function compositeOf(deps: ApiDeps, entry: SymbolEntry): CompositeView | null {
   return deps.composites?.compositeAt(entry.id, deps.clock.nowMs()) ?? null;
@@ -58,13 +54,17 @@ export function compositeTradeBody(deps: ApiDeps, entry: SymbolEntry): string {
   return JSON.stringify(trade);
 }
 
-/** Quote fields null while no source is live; 404 only when every value is null (spec: snapshot). */
+/**
+ * Quote and last-trade fields null while no source is live, as quote, mark and last trade answer
+ * 503 then (every price is a composite of live sources: none live, no price); 404 only when every
+ * value is null (spec: snapshot).
+ */
 export function compositeSnapshotBody(deps: ApiDeps, entry: SymbolEntry): string {
   const c = compositeOf(deps, entry);
-  const last = lastTradeOf(deps, entry, c);
+  const last = c === null ? null : lastTradeOf(deps, entry, c);
   const prevClose = prevCloseOf(deps, entry);
   const lastPrice = last?.price ?? null;
-  const change = lastPrice !== null && prevClose !== null ? round(lastPrice - prevClose, entry.decimals + 2) : null;
+  const { change, changePercent } = priceChange(lastPrice, prevClose, entry.decimals);
   if (c === null && lastPrice === null && prevClose === null) throw new ApiError('NO_SNAPSHOT');
   const snapshot: CompositeSnapshot = {
     symbol: entry.symbol,
@@ -76,7 +76,7 @@ export function compositeSnapshotBody(deps: ApiDeps, entry: SymbolEntry): string
     last_timestamp: last?.timestamp ?? null,
     prev_close: prevClose,
     change,
-    change_percent: change !== null && prevClose ? round((change / prevClose) * 100, 4) : null,
+    change_percent: changePercent,
     source_count: c?.sourceCount ?? 0,
   };
   return JSON.stringify(snapshot);

@@ -2,17 +2,13 @@
 // fallbacks (last trade → quote mid for stocks, forex, commodities, ...) and null rules.
 import { CLASS_POLICY } from '../../domain/asset-classes.ts';
 import { ApiError } from '../../domain/errors.ts';
+import { priceChange } from '../../domain/price-change.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import { midScaleOf, roundedMid } from '../../domain/mid-price.ts';
 import type { LastTrade, Quote, Snapshot } from '../../domain/schemas.ts';
 import { NO_TRADE_ERROR } from '../../domain/symbols.ts';
 import type { ApiDeps } from '../deps.ts';
 import { findSettledBar } from './bars.ts';
-
-function round(value: number, decimals: number): number {
-  const scale = 10 ** decimals;
-  return Math.round(value * scale) / scale;
-}
 
 interface EncodedQuote {
   entry: SymbolEntry;
@@ -75,7 +71,7 @@ export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {
   const last = lastTradeOrFallback(deps, entry);
   const prevClose = prevCloseOf(deps, entry);
   const lastPrice = last?.trade.price ?? null;
-  const change = lastPrice !== null && prevClose !== null ? round(lastPrice - prevClose, entry.decimals + 2) : null;
+  const { change, changePercent } = priceChange(lastPrice, prevClose, entry.decimals);
   const snapshot: Snapshot = {
     symbol: entry.symbol,
     bid: q?.bid ?? null,
@@ -86,7 +82,7 @@ export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {
     last_timestamp: last?.trade.timestamp ?? null,
     prev_close: prevClose,
     change,
-    change_percent: change !== null && prevClose ? round((change / prevClose) * 100, 4) : null,
+    change_percent: changePercent,
   };
   const rule = CLASS_POLICY[entry.assetClass].snapshotLastSize;
   if (rule === 'always') snapshot.last_size = last && !last.isFallback ? last.trade.size : null;

@@ -76,8 +76,19 @@ export function fundamentalsRoutes(deps: ApiDeps) {
     const requested = raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
     if (requested.length === 0) throw badRequest(`symbols is empty: give 1 to ${MAX_BATCH_SYMBOLS} comma-separated CC:SYMBOL, e.g. US:AAPL,DE:SAP`);
     if (requested.length > MAX_BATCH_SYMBOLS) throw badRequest(`too many symbols: at most ${MAX_BATCH_SYMBOLS} per request, got ${requested.length}`);
-    const symbols = [...new Set(requested.map((s) => normalizeSymbol('stocks', s)))];
-    for (const market of new Set(symbols.map((s) => s.slice(0, 2)))) checkMarketEnabled(account, market);
+    // One bad symbol never fails the batch: it is listed in `rejected` with the reason, the rest served.
+    const symbols = new Set<string>();
+    const rejected: { symbol: string; reason: string }[] = [];
+    for (const input of requested) {
+      try {
+        const symbol = normalizeSymbol('stocks', input);
+        const denied = marketDenied(account, symbol.slice(0, 2));
+        if (denied) rejected.push({ symbol, reason: denied });
+        else symbols.add(symbol);
+      } catch (err) {
+        rejected.push({ symbol: input, reason: err instanceof ApiError ? err.message : 'invalid symbol' });
+      }
+    }
     const items: Buffer[] = [];
     const missing: string[] = [];
     for (const symbol of symbols) {
@@ -85,7 +96,8 @@ export function fundamentalsRoutes(deps: ApiDeps) {
       if (json) items.push(json);
       else missing.push(symbol);
     }
-    return joinJson(`{"count":${items.length},"items":[`, items, `],"missing":${JSON.stringify(missing)}}`);
+    const rejectedJson = rejected.length > 0 ? `,"rejected":${JSON.stringify(rejected)}` : '';
+    return joinJson(`{"count":${items.length},"items":[`, items, `],"missing":${JSON.stringify(missing)}${rejectedJson}}`);
   };
 
   const page = (account: Account, query: { market?: string; cursor?: string; limit?: string }): Buffer => {

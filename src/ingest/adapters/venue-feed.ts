@@ -1,8 +1,88 @@
-// The shared venue client: runs any VenueProtocol as a Feed.
-import type { Feed } from '../../domain/feed.ts';
+// The shared venue client as a Feed: by default its socket and parsing run in a worker (one per
+// feed) that hands ticks to this thread in batches; `inThread` runs the same client here (tests,
+// protocols that are not in the registry).
+import type { Feed, FeedHealth, FeedInstrument, FeedSink } from '../../domain/feed.ts';
+import { deliverBatch } from './tick-batch.ts';
+import { VenueClient, type VenueClientOptions } from './venue-client.ts';
 import type { VenueFeedSettings, VenueProtocol } from './venue-protocol.ts';
+import type { FromWorker, ToWorker } from './venue-worker.ts';
 
-/** Placeholder signature; the client lands with the first live venue. */
-export function createVenueFeed(protocol: VenueProtocol, _settings: VenueFeedSettings = {}): Feed {
-  throw new Error(`venue feed ${protocol.id}: the venue client is not built yet`);
+export interface VenueFeedOptions extends VenueClientOptions {
+  /** Run the client on the calling thread instead of in a worker. */
+  inThread?: boolean;
+}
+
+export function createVenueFeed(protocol: VenueProtocol, settings: VenueFeedSettings = {}, options: VenueFeedOptions = {}): Feed {
+  return options.inThread ? inThreadFeed(protocol, settings, options) : workerFeed(protocol, settings, options);
+}
+
+function inThreadFeed(protocol: VenueProtocol, settings: VenueFeedSettings, options: VenueClientOptions): Feed {
+  const client = new VenueClient(protocol, settings, options);
+  return {
+    id: protocol.id,
+    instruments: () => client.instruments,
+    start: (sink) => client.start(sink),
+    stop: () => client.stop(),
+    health: () => client.health(),
+  };
+}
+
+/**
+ * The worker's entry. From source it sits beside this file; in a compiled executable this file is
+ * bundled into the entry chunk at the root of the embedded src/ tree, and the worker (an extra
+ * entry point of scripts/build.ts) keeps its path under that root.
+ */
+function workerUrl(): string {
+  const compiled = import.meta.url.includes('/$bunfs/') || import.meta.url.includes('/~BUN/');
+  return (compiled ? new URL('./ingest/adapters/venue-worker.ts', import.meta.url) : new URL('./venue-worker.ts', import.meta.url)).href;
+}
+
+/** How long stop() waits for the worker to close its socket before terminating it. */
+const STOP_GRACE_MS = 1000;
+
+function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, options: VenueClientOptions): Feed {
+  const instruments: readonly FeedInstrument[] = settings.instruments ?? protocol.defaultInstruments;
+  const log = options.log ?? (() => {});
+  let worker: Worker | null = null;
+  let health: FeedHealth = { id: protocol.id, state: 'stopped', connectedSinceMs: null, lastMessageMs: null, messagesPerSecond: 0, reconnects: 0, parseErrors: 0, instruments: instruments.length, reason: null };
+  return {
+    id: protocol.id,
+    instruments: () => instruments,
+    start(sink: FeedSink) {
+      if (worker !== null) return;
+      health = { ...health, state: 'connecting' };
+      const w = new Worker(workerUrl());
+      worker = w;
+      w.onmessage = (event: MessageEvent<FromWorker>) => {
+        const msg = event.data;
+        if (msg.type === 'ticks') deliverBatch(msg.batch, sink);
+        else if (msg.type === 'health') health = { ...msg.health, instruments: instruments.length };
+        else if (msg.type === 'log') log(msg.line);
+      };
+      w.onerror = (event) => {
+        // A worker that dies takes only its own feed down; the server goes on with what it has.
+        log(`feed ${protocol.id}: worker failed: ${event.message}`);
+        health = { ...health, state: 'failed', reason: `worker failed: ${event.message}`, connectedSinceMs: null };
+        for (let i = 0; i < instruments.length; i++) sink.stale(i);
+      };
+      w.postMessage({ type: 'start', protocolId: protocol.id, settings } satisfies ToWorker);
+    },
+    async stop() {
+      const w = worker;
+      worker = null;
+      if (w === null) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, STOP_GRACE_MS);
+        w.addEventListener('message', (event: MessageEvent<FromWorker>) => {
+          if (event.data.type !== 'stopped') return;
+          clearTimeout(timer);
+          resolve();
+        });
+        w.postMessage({ type: 'stop' } satisfies ToWorker);
+      });
+      w.terminate();
+      health = { ...health, state: 'stopped', connectedSinceMs: null };
+    },
+    health: () => health,
+  };
 }

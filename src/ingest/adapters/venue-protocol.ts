@@ -27,6 +27,9 @@ export interface VenueParseError {
   message: string;
 }
 
+/** One connection's parse function (see `VenueProtocol.createParser`). */
+export type VenueParser = (frame: string, recvMs: number) => VenueEvent[] | VenueParseError;
+
 export interface VenueProtocol {
   /** Feed id and venue name: `binance`, `binance-usdm`, `coinbase`, ... */
   id: string;
@@ -35,6 +38,8 @@ export interface VenueProtocol {
   /** What the venue supplies: spot classes or perpetuals. */
   assetClass: AssetClass;
   defaultUrl: string;
+  /** False for a source that publishes quotes only (forex vendors); default true. */
+  suppliesTrades?: boolean;
   /** Environment variables holding credentials, for keyed upstreams (never stored, never logged). */
   credentials?: readonly string[];
   /** The instruments subscribed when the feeds file names none. */
@@ -57,6 +62,13 @@ export interface VenueProtocol {
   pingIntervalMs?: number;
   /** Pure: one text frame and the receive time to events. Never throws. */
   parse(frame: string, recvMs: number): VenueEvent[] | VenueParseError;
+  /**
+   * For venues whose frames only make sense after earlier ones (Bybit's book deltas carry only the
+   * side that changed): a fresh parser holding that per-connection state. A client calls it once
+   * per connection, before the first frame, and uses it instead of `parse`; `parse` then stays the
+   * stateless fallback (a frame that needs earlier state yields what it alone says).
+   */
+  createParser?(): VenueParser;
 }
 
 /** Per-feed settings from `--feeds FILE` (all optional; defaults come from the protocol). */

@@ -2,11 +2,15 @@
 // from the date-holidays rules plus exchange specifics; Shanghai, Mumbai, Taipei (twse.ts) and
 // Jakarta, Kuala Lumpur and Manila (southeast-asia.ts) use announced tables over rules; Sydney
 // and Auckland are rules.
-import { addDays, easterOffset, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, ifWeekday, mondayisedPair, observedNextMonday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { addDays, easterOffset, isoWeekday, nthWeekday, ymd } from '../civil-date.ts';
+import {
+  christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, lastWeekdayBefore, mondayisedPair, observedNextMonday, otherHours, parseDatedTable,
+  publicHolidays, tableYear,
+} from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
-import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, KR_AD_HOC, SG_AD_HOC } from './asia-tables.ts';
+import { CN_CLOSURES, HK_AD_HOC, IN_CLOSURES, IN_SATURDAY_SESSIONS, KR_AD_HOC, SG_AD_HOC, SG_RULE_DATES_MOVED } from './asia-tables.ts';
 import { defineMarket } from './define-market.ts';
+import { SET_YEARS } from './set-tables.ts';
 import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
 import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
 
@@ -30,14 +34,36 @@ function hkexHolidays(year: number): HolidayEntry[] {
   return [...list, ...tableYear(HK_AD_HOC, year)];
 }
 
-// KRX: Korean public holidays, Labour Day, the year-end closing day (31 Dec) and election or
-// temporary holidays. source: KRX market holiday notices (e.g. 2025: Jan 28-30 Seollal).
+// KRX: Korean public holidays, Labour Day, the year-end closing day (31 December, or the last
+// weekday before it when it falls on a weekend) and election or temporary holidays. source: KRX
+// market holiday notices (e.g. 2025: Jan 28-30 Seollal). Constitution Day (17 July) is not a
+// holiday since 2008; the date-holidays rules list it again for 2026, which the reference sessions
+// (exchange_calendars XKRX) do not, and no KRX notice was found: it trades.
+// Two days a year open an hour late: the first trading day of the year at 10:00 (regular close),
+// and the national college entrance exam (CSAT) day, 10:00 to an hour after the regular close.
+// source: KRX notices on the opening day and on the CSAT day hours; the reference sessions
+// (exchange_calendars XKRX) show both, CSAT 2017 also on the 16th, the original exam date (the
+// exam moved to the 23rd after the Pohang earthquake, announced the evening before). The 2026 exam
+// (19 November) is left out until KRX announces its hours for it.
+const KRX_CSAT_DAYS = [
+  '2015-11-12', '2016-11-17', '2017-11-16', '2017-11-23', '2018-11-15', '2019-11-14', '2020-12-03', '2021-11-18',
+  '2022-11-17', '2023-11-16', '2024-11-14', '2025-11-13',
+];
 function krxHolidays(year: number): HolidayEntry[] {
-  return [
-    ...publicHolidays('KR', year).map(seollalFromEve),
+  const closures = [
+    ...publicHolidays('KR', year).filter((h) => h.name !== 'Constitution Day').map(seollalFromEve),
     closed(ymd(year, 5, 1), 'Labour Day'),
-    closed(ymd(year, 12, 31), 'Year-end closing day'),
+    closed(isoWeekday(ymd(year, 12, 31)) <= 5 ? ymd(year, 12, 31) : lastWeekdayBefore(ymd(year, 12, 31)), 'Year-end closing day'),
     ...tableYear(KR_AD_HOC, year),
+  ];
+  const closedDates = new Set(closures.map((h) => h.date));
+  let firstDay = ymd(year, 1, 2);
+  while (isoWeekday(firstDay) > 5 || closedDates.has(firstDay)) firstDay = addDays(firstDay, 1);
+  const lateClose = year < 2016 ? '16:00' : '16:30';
+  return [
+    ...closures,
+    otherHours(firstDay, 'First trading day of the year (opens 10:00)', { open: '10:00' }),
+    ...KRX_CSAT_DAYS.filter((d) => d.startsWith(`${year}-`)).map((d) => otherHours(d, 'College entrance exam day (10:00 open, close an hour late)', { open: '10:00', close: lateClose })),
   ];
 }
 
@@ -51,7 +77,7 @@ function seollalFromEve(entry: HolidayEntry): HolidayEntry {
 // SGX: Singapore public holidays (Sunday moves to Monday), polling days, and half days (close
 // 12:00) on the eves of Chinese New Year, Christmas and New Year. source: SGX trading calendar.
 function sgxHolidays(year: number): HolidayEntry[] {
-  const list = publicHolidays('SG', year);
+  const list = publicHolidays('SG', year).filter((h) => !SG_RULE_DATES_MOVED.has(h.date));
   const chineseNewYear = list.find((h) => h.name === 'Chinese New Year');
   const eves = [ymd(year, 12, 24), ymd(year, 12, 31)];
   if (chineseNewYear) eves.push(addDays(chineseNewYear.date, -1));
@@ -76,7 +102,10 @@ function bseHolidays(year: number): HolidayEntry[] {
 }
 
 // ASX: national holidays of New South Wales that close the exchange; Anzac Day is not moved when
-// it falls on a weekend. 14:10 close on Christmas Eve and New Year's Eve. source: ASX trading calendar.
+// it falls on a weekend. 14:10 close on Christmas Eve and New Year's Eve, on the Friday before when
+// the eve is a weekend day (2016, 2017, 2023), but normal hours on Fridays 23 and 30 December 2022.
+// source: ASX trading calendar; ASX notice 1252.22.11 (2022: normal day session hours on both
+// Fridays); the reference sessions (exchange_calendars XASX) show the same days.
 const AU_AD_HOC = parseDatedTable(`
   2022-09-22 National Day of Mourning for Queen Elizabeth II
 `);
@@ -91,14 +120,17 @@ function asxHolidays(year: number): HolidayEntry[] {
     closed(nthWeekday(year, 6, 1, 2), "King's Birthday"),
     closed(christmas, 'Christmas Day'),
     closed(boxing, 'Boxing Day'),
-    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '14:10')),
-    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '14:10')),
+    ...(year === 2022 ? [] : [
+      earlyClose(eveOrFridayBefore(ymd(year, 12, 24)), 'Christmas Eve (early close)', '14:10'),
+      earlyClose(eveOrFridayBefore(ymd(year, 12, 31)), "New Year's Eve (early close)", '14:10'),
+    ]),
     ...tableYear(AU_AD_HOC, year),
   ];
 }
 
 // NZX: New Zealand national holidays with Mondayisation (Waitangi and Anzac Day since 2014),
-// Matariki (dated by law from 2022) and 12:45 closes on Christmas Eve and New Year's Eve.
+// Matariki (dated by law from 2022) and 12:45 closes on Christmas Eve and New Year's Eve (on the
+// Friday before when the eve is a weekend day, as the reference sessions of XNZE show).
 // source: NZX market holidays notices; Te Kahui o Matariki Public Holiday Act 2022.
 const NZ_DATED = parseDatedTable(`
   2022-06-24 Matariki
@@ -123,10 +155,17 @@ function nzxHolidays(year: number): HolidayEntry[] {
     closed(nthWeekday(year, 10, 1, 4), 'Labour Day'),
     closed(christmas, 'Christmas Day'),
     closed(boxing, 'Boxing Day'),
-    ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '12:45')),
-    ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '12:45')),
+    earlyClose(eveOrFridayBefore(ymd(year, 12, 24)), 'Christmas Eve (early close)', '12:45'),
+    earlyClose(eveOrFridayBefore(ymd(year, 12, 31)), "New Year's Eve (early close)", '12:45'),
     ...tableYear(NZ_DATED, year),
   ];
+}
+
+// SET: the dated lists of set-tables.ts; later years the public-holiday rules plus Labour Day and
+// New Year's Eve, on which SET closes every year.
+function setHolidays(year: number): HolidayEntry[] {
+  if (SET_YEARS.has(year)) return tableYear(SET_YEARS, year);
+  return [...publicHolidays('TH', year), closed(ymd(year, 5, 1), 'Labour Day'), closed(ymd(year, 12, 31), "New Year's Eve")];
 }
 
 export const ASIA_PACIFIC: MarketDefinition[] = [
@@ -174,6 +213,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
     market: 'IN', name: 'BSE (Bombay Stock Exchange)', mic: 'XBOM', country: 'IN', timezone: 'Asia/Kolkata',
     hours: [{ from: '2010-01-04', open: '09:15', close: '15:30' }],
     holidays: bseHolidays,
+    weekendSessions: IN_SATURDAY_SESSIONS,
   }),
   defineMarket({
     market: 'AU', name: 'Australian Securities Exchange', mic: 'XASX', country: 'AU', timezone: 'Australia/Sydney',
@@ -188,7 +228,7 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   defineMarket({
     market: 'TH', name: 'Stock Exchange of Thailand', mic: 'XBKK', country: 'TH', timezone: 'Asia/Bangkok',
     hours: [{ from: '2000-01-01', open: '10:00', close: '16:30', lunch: ['12:30', '14:30'] }],
-    holidays: (year) => publicHolidays('TH', year),
+    holidays: setHolidays,
   }),
   defineMarket({
     market: 'MY', name: 'Bursa Malaysia', mic: 'XKLS', country: 'MY', timezone: 'Asia/Kuala_Lumpur',
@@ -197,16 +237,27 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   }),
   defineMarket({
     market: 'ID', name: 'Indonesia Stock Exchange', mic: 'XIDX', country: 'ID', timezone: 'Asia/Jakarta',
-    // Friday prayers: a longer Friday break. source: IDX trading hours.
+    // Friday prayers: a longer Friday break. The session's close is the end of continuous trading,
+    // 15:50, when the pre-closing auction (15:50-16:00) starts. source: IDX trading hours; the
+    // reference sessions (exchange_calendars XIDX) close at 15:50 in every year. The shortened
+    // hours of the 2020 pandemic months and of Ramadan are not modelled.
     hours: [
-      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['12:00', '13:30'] },
-      { from: '2000-01-01', open: '09:00', close: '16:00', lunch: ['11:30', '14:00'], weekdays: [5] },
+      { from: '2000-01-01', open: '09:00', close: '15:50', lunch: ['12:00', '13:30'] },
+      { from: '2000-01-01', open: '09:00', close: '15:50', lunch: ['11:30', '14:00'], weekdays: [5] },
     ],
     holidays: idxHolidays,
   }),
   defineMarket({
     market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
-    hours: [{ from: '2000-01-01', open: '09:30', close: '15:00', lunch: ['12:00', '13:00'] }],
+    // 2012 schedule: 09:30-12:00 and 13:30-15:30 (Inquirer 2011-09-27, the regular close still
+    // 15:30 in March 2020: Rappler 2020-03-15). The pandemic hours of 2020-2021 are not modelled.
+    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45, which is where continuous
+    // trading ends (the pre-close auction and the 14:50-15:00 run-off follow). source: PSE
+    // memorandum of 2021-11-22 (ABS-CBN 2021-11-23) and of 2022-02 (ABS-CBN 2022-02-23).
+    hours: [
+      { from: '2000-01-01', open: '09:30', close: '15:30', lunch: ['12:00', '13:30'] },
+      { from: '2021-12-06', open: '09:30', close: '14:45', lunch: ['12:00', '13:00'] },
+    ],
     holidays: pseHolidays,
   }),
 ];

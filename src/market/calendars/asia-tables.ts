@@ -105,7 +105,15 @@ export const CN_CLOSURES = parseDatedTable(`
 // source: BSE/NSE annual holiday circulars 2015-2026 (movable Hindu, Islamic, Sikh and Jain
 // festivals and election days; 2026: NSE circular of December 2025). The fixed-date closures and
 // Good Friday are rules in asia-pacific.ts. 2027 is not published yet (the circular comes each
-// December), so 2027 has the rule closures only.
+// December), so 2027 has the rule closures only. 2026-01-15: the Mumbai municipal election
+// holiday, which the reference sessions (exchange_calendars XBOM) also close.
+/**
+ * Saturday sessions at regular hours: 20 January 2024 (a full trading day in place of Monday the
+ * 22nd, the Ram Mandir holiday) and 1 February 2025 (Union Budget day). source: BSE/NSE circulars
+ * of January 2024 and January 2025; the reference sessions (XBOM) show both.
+ */
+export const IN_SATURDAY_SESSIONS: ReadonlySet<string> = new Set(['2024-01-20', '2025-02-01']);
+
 export const IN_CLOSURES = parseDatedTable(`
   2015-02-17,2015-03-06,2015-04-02,2015-04-03,2015-09-17,2015-09-25,2015-10-22,2015-11-11,2015-11-12,2015-11-25 Festival holiday
   2016-03-07,2016-03-24,2016-03-25,2016-04-15,2016-04-19,2016-07-06,2016-09-05,2016-09-13,2016-10-11,2016-10-12,2016-10-31,2016-11-14 Festival holiday
@@ -118,6 +126,7 @@ export const IN_CLOSURES = parseDatedTable(`
   2023-03-07,2023-03-30,2023-04-04,2023-04-07,2023-06-29,2023-09-19,2023-10-24,2023-11-14,2023-11-27 Festival holiday
   2024-03-08,2024-03-25,2024-03-29,2024-04-11,2024-04-17,2024-06-17,2024-07-17,2024-11-01,2024-11-15 Festival holiday
   2025-02-26,2025-03-14,2025-03-31,2025-04-10,2025-04-18,2025-08-27,2025-10-21,2025-10-22,2025-11-05 Festival holiday
+  2026-01-15 Municipal Corporation elections (Maharashtra)
   2026-03-03 Holi
   2026-03-26 Shri Ram Navami
   2026-03-31 Shri Mahavir Jayanti
@@ -137,13 +146,15 @@ export const IN_CLOSURES = parseDatedTable(`
 // source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
 // From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
 // Only full-day closures: before that date a signal lowered by noon let the afternoon trade, and
-// such morning-only cancellations are not modelled (a session here cannot open late).
+// such morning-only cancellations are not modelled. Typhoon Mangkhut (16 September 2018) was over
+// by Monday the 17th, a trading day (the reference sessions, exchange_calendars XHKG, agree).
+// 2015-04-07 was a general holiday (Ching Ming fell on Easter Sunday), which the rules miss.
 export const HK_AD_HOC = parseDatedTable(`
+  2015-04-07 The day following Easter Monday (Ching Ming on Easter Sunday)
   2015-09-03 70th Anniversary of the War of Resistance Victory
   2016-08-02 Typhoon Nida (Signal No. 8)
   2016-10-21 Typhoon Haima (Signal No. 8)
   2017-08-23 Typhoon Hato (Signal No. 8)
-  2018-09-17 Typhoon Mangkhut (Signal No. 8)
   2020-10-13 Typhoon Nangka (Signal No. 8)
   2021-10-13 Typhoon Kompasu (Signal No. 8)
   2023-07-17 Typhoon Talim (Signal No. 8)
@@ -172,8 +183,23 @@ export const KR_AD_HOC = parseDatedTable(`
   2026-06-03 Local elections
 `);
 
-// source: SGX notices on polling-day closures.
+/** The rules' calculated Hari Raya dates on which SGX traded (the feast fell a day later). */
+export const SG_RULE_DATES_MOVED: ReadonlySet<string> = new Set(['2015-09-23', '2018-08-21', '2019-06-04']);
+
+// source: SGX notices on polling-day closures; the SG50 holiday of 2015 and the Hari Raya days the
+// rules miss (a day after the calculated date, or the Monday after a Sunday feast) from the
+// reference sessions (exchange_calendars XSES), which follow the gazetted public holidays.
 export const SG_AD_HOC = parseDatedTable(`
+  2015-08-07 SG50 Public Holiday
+  2015-09-24 Hari Raya Haji
+  2016-09-12 Hari Raya Haji
+  2017-06-26 Hari Raya Puasa (observed)
+  2018-08-22 Hari Raya Haji
+  2019-06-05 Hari Raya Puasa
+  2019-08-12 Hari Raya Haji (observed)
+  2020-05-25 Hari Raya Puasa (observed)
+  2022-07-11 Hari Raya Haji (observed)
+  2024-06-17 Hari Raya Haji
   2015-09-11 Polling Day
   2020-07-10 Polling Day
 `);

@@ -69,9 +69,45 @@ export const BURSA_YEARS = parseDatedTable(`
 //   is already a rule date: the Labour Day substitute moves Eid's second day there.)
 // 2025-09-15: special public holiday for Malaysia Day (orientaldaily.com.my, 2025-08-26, Bursa
 //   statement listing 1, 5, 15 and 16 September).
+// 2017-2026 otherwise: the closures of the reference sessions (exchange_calendars XKLS) that the
+//   rules miss (Islamic holidays a day after the calculated date, Monday replacement holidays,
+//   the 2018 general-election days, the Agong's installation and birthday in 2017 and 2019).
 export const BURSA_RULE_YEAR_EXTRA = parseDatedTable(`
-  2017-01-27 12:30 Chinese New Year Eve (half day)
+  2017-02-09 Thaipusam
+  2017-04-24 Installation of the Yang di-Pertuan Agong
+  2017-06-27 Hari Raya Aidilfitri (additional day)
+  2017-09-22 Awal Muharram
+  2017-12-01 Maulidur Rasul
+  2018-05-09 General election polling day
+  2018-05-10..2018-05-11 Special public holidays (general election)
+  2018-08-22 Hari Raya Haji
+  2018-09-10 Awal Muharram (observed)
+  2019-05-20 Wesak Day (observed)
+  2019-06-06 Hari Raya Aidilfitri
+  2019-07-30 Installation of the Yang di-Pertuan Agong
+  2019-08-12 Hari Raya Haji (observed)
+  2019-09-02 Awal Muharram (observed)
+  2019-09-09 Birthday of the Yang di-Pertuan Agong
+  2020-05-11 Nuzul Al-Quran
+  2020-05-26 Hari Raya Aidilfitri (observed)
+  2020-06-08 Birthday of the Yang di-Pertuan Agong
+  2021-08-10 Awal Muharram
+  2021-10-19 Maulidur Rasul
+  2022-07-11 Hari Raya Haji (second day)
+  2022-10-10 Maulidur Rasul (observed)
+  2023-01-24 Chinese New Year (observed)
+  2023-04-24 Hari Raya Aidilfitri (observed)
+  2023-06-29 Hari Raya Haji
+  2023-09-28 Maulidur Rasul
+  2026-02-02 Thaipusam (observed)
+  2026-03-23 Hari Raya Aidilfitri (observed)
   2017-09-04 Special public holiday
   2021-12-03 Federal Territories public holiday
   2025-09-15 Special public holiday
 `);
+
+/** Rule dates Bursa traded on (the rules' calculated Islamic dates and observed days), as above. */
+export const BURSA_RULE_DATES_MOVED: ReadonlySet<string> = new Set([
+  '2017-02-10', '2017-06-05', '2017-09-21', '2017-11-30', '2018-06-01', '2018-06-04', '2018-08-21', '2019-06-03',
+  '2019-06-04', '2020-06-01', '2021-08-09', '2021-10-18', '2022-05-16', '2023-06-28', '2023-09-27',
+]);

@@ -70,3 +70,11 @@ export function defineMarket(spec: MarketSpec): MarketDefinition {
     holidaysIn: holidays,
   };
 }
+
+/**
+ * A market whose hours on some dates follow a rule the dated eras cannot express (hours tied to
+ * another zone's daylight time, seasonal closes): `adjust` gets the eras' hours of the date.
+ */
+export function withAdjustedHours(def: MarketDefinition, adjust: (date: string, hours: TradingHours) => TradingHours): MarketDefinition {
+  return { ...def, hoursOn: (date, weekday) => adjust(date, def.hoursOn(date, weekday)) };
+}

@@ -1,17 +1,11 @@
 // European stock markets outside Euronext and the Nordics: London, Xetra, SIX, Madrid, Milan,
 // Vienna and Warsaw. Their holidays follow fixed dates and Easter, plus a few dated exceptions.
-import { addDays, easterOffset, isoWeekday, lastWeekday, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, ifWeekday, observedNextMonday, parseDatedTable, tableYear } from '../holiday-rules.ts';
+import { easterOffset, lastWeekday, nthWeekday, ymd } from '../civil-date.ts';
+import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, lastWeekdayBefore, observedNextMonday, parseDatedTable, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 import { EURONEXT } from './euronext.ts';
 import { NORDICS } from './nordics.ts';
-
-// A weekend eve moves its half day to the Friday before (LSE practice).
-function eveOrFridayBefore(date: string): string {
-  const weekday = isoWeekday(date);
-  return weekday === 6 ? addDays(date, -1) : weekday === 7 ? addDays(date, -2) : date;
-}
 
 // source: LSE trading calendar notices per year; UK bank holidays with the moved ones of 2020
 // (VE Day) and 2022 (Platinum Jubilee), and the Queen's funeral and the Coronation.
@@ -57,9 +51,7 @@ function xetraHolidays(year: number): HolidayEntry[] {
   if (year >= 2014 && year <= 2021) list.push(closed(ymd(year, 10, 3), 'Day of German Unity'));
   if (year === 2017) list.push(closed('2017-10-31', 'Reformation Day (500th anniversary)'));
   // Last weekday before Dec 31 (Dec 24-26 are closed anyway, so this lands on Dec 27-30).
-  let lastDay = addDays(ymd(year, 12, 31), -1);
-  while (isoWeekday(lastDay) > 5) lastDay = addDays(lastDay, -1);
-  list.push(earlyClose(lastDay, 'Last trading day of the year (early close)', '14:00'));
+  list.push(earlyClose(lastWeekdayBefore(ymd(year, 12, 31)), 'Last trading day of the year (early close)', '14:00'));
   return list;
 }
 
@@ -92,8 +84,15 @@ function bmeHolidays(year: number): HolidayEntry[] {
     closed(ymd(year, 12, 26), "St. Stephen's Day"),
     ...ifWeekday(ymd(year, 12, 24)).map((d) => earlyClose(d, 'Christmas Eve (early close)', '14:00')),
     ...ifWeekday(ymd(year, 12, 31)).map((d) => earlyClose(d, "New Year's Eve (early close)", '14:00')),
+    ...tableYear(BME_AD_HOC, year),
   ];
 }
+
+// BME did not trade on 24 and 31 December 2021 (both Fridays). source: the reference sessions
+// (exchange_calendars XMAD); no BME notice found that says otherwise.
+const BME_AD_HOC = parseDatedTable(`
+  2021-12-24,2021-12-31 Christmas and New Year's Eve closure
+`);
 
 // source: Borsa Italiana trading calendar per year (closed on Ferragosto and both year-end eves).
 function borsaItalianaHolidays(year: number): HolidayEntry[] {
@@ -110,22 +109,41 @@ function borsaItalianaHolidays(year: number): HolidayEntry[] {
   ];
 }
 
-// source: Wiener Boerse trading calendar per year.
+// Wiener Boerse closed on the Austrian public holidays until 2018 (Epiphany, Ascension, Corpus
+// Christi, Assumption, All Saints, Immaculate Conception) and trades on them from 2019; it still
+// closes on National Day (26 October) and on Whit Monday (a trading day in 2023 only, as the
+// reference shows; the 2024 and later calendars list it as closed again). From 2017 the last trading
+// day before 31 December ends at 14:15. source: Wiener Boerse trading calendars (Handelskalender)
+// per year; the reference sessions (exchange_calendars XWBO, 2015-2024) show the same days.
 function wienerBoerseHolidays(year: number): HolidayEntry[] {
-  return [
+  const list = [
     closed(ymd(year, 1, 1), "New Year's Day"),
     closed(easterOffset(year, -2), 'Good Friday'),
     closed(easterOffset(year, 1), 'Easter Monday'),
     closed(ymd(year, 5, 1), 'Labour Day'),
-    closed(easterOffset(year, 50), 'Whit Monday'),
+    closed(ymd(year, 10, 26), 'National Day'),
     closed(ymd(year, 12, 24), 'Christmas Eve'),
     closed(ymd(year, 12, 25), 'Christmas Day'),
     closed(ymd(year, 12, 26), "St. Stephen's Day"),
     closed(ymd(year, 12, 31), "New Year's Eve"),
   ];
+  if (year !== 2023) list.push(closed(easterOffset(year, 50), 'Whit Monday'));
+  if (year <= 2018) {
+    list.push(
+      closed(ymd(year, 1, 6), 'Epiphany'),
+      closed(easterOffset(year, 39), 'Ascension Day'),
+      closed(easterOffset(year, 60), 'Corpus Christi'),
+      closed(ymd(year, 8, 15), 'Assumption Day'),
+      closed(ymd(year, 11, 1), "All Saints' Day"),
+      closed(ymd(year, 12, 8), 'Immaculate Conception'),
+    );
+  }
+  if (year >= 2017) list.push(earlyClose(lastWeekdayBefore(ymd(year, 12, 31)), 'Last trading day of the year (early close)', '14:15'));
+  return list;
 }
 
-// source: GPW (Warsaw Stock Exchange) session calendar per year; 2018-11-12 was a one-off holiday.
+// source: GPW (Warsaw Stock Exchange) session calendar per year; 2018-11-12 was a one-off holiday and
+// 2018-01-02 a session-free day (the reference sessions, exchange_calendars XWAR, agree).
 function gpwHolidays(year: number): HolidayEntry[] {
   const list = [
     closed(ymd(year, 1, 1), "New Year's Day"),
@@ -143,7 +161,7 @@ function gpwHolidays(year: number): HolidayEntry[] {
     closed(ymd(year, 12, 26), 'Second Day of Christmas'),
     closed(ymd(year, 12, 31), "New Year's Eve"),
   ];
-  if (year === 2018) list.push(closed('2018-11-12', 'Independence Centenary'));
+  if (year === 2018) list.push(closed('2018-11-12', 'Independence Centenary'), closed('2018-01-02', 'Session-free day'));
   return list;
 }
 

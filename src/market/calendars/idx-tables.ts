@@ -6,7 +6,8 @@ import { parseDatedTable } from '../holiday-rules.ts';
 
 // Complete closure lists, year by year:
 // 2015: holidaystracker.com/stock-market/indonesia-stock-exchange-holidays-2015 (the IDX list, citing
-//   SKB 5/2014). It predates the 9 December 2015 regional-election holiday, which is not listed.
+//   SKB 5/2014). It predates the 9 December 2015 regional-election holiday, added from the
+//   reference sessions (exchange_calendars XIDX).
 // 2022: the IDX 2022 calendar (Peng-00291/BEI.POP/09-2021) as listed by tirto.id ("Jadwal Libur
 //   Bursa ... April 2022") and liputan6.com (4899409), whose ten closures give the 250 trading days
 //   bisnis.com (2021-12-25) reports; plus the Eid al-Fitr collective leave added in April 2022
@@ -37,6 +38,7 @@ export const IDX_YEARS = parseDatedTable(`
   2015-09-24 Eid al-Adha
   2015-10-14 Islamic New Year
   2015-12-24 Mawlid
+  2015-12-09 Regional elections
   2015-12-25 Christmas Day
   2015-12-31 Year-end holiday
   2022-02-01 Chinese New Year
@@ -143,7 +145,32 @@ export const IDX_YEARS = parseDatedTable(`
 // 2021: Eid al-Fitr collective leave on 12 May only (liputan6.com 4556809; Peng-00049/BEI.POP/
 //   02-2021 on inews.id: 12 March, 17-19 May and 27 December trade); Islamic New Year moved to
 //   11 August and Mawlid to 20 October, 24 December trades (bisnis.tempo.co 1475443, trenasia.com).
+// 2016-2020 collective leave and the Hijri holidays where the rules are a day off: the closures of
+//   the reference sessions (exchange_calendars XIDX), which agree with the SKB decrees of those
+//   years (Eid collective leave around the feast, 26 December or 24 December Christmas leave,
+//   regional elections of 15 February 2017 and the general election of 17 April 2019).
 export const IDX_RULE_YEAR_CLOSURES = parseDatedTable(`
+  2016-05-06 Isra Mi'raj
+  2016-07-04..2016-07-05 Eid al-Fitr (collective leave)
+  2016-07-08 Eid al-Fitr (collective leave)
+  2016-09-12 Eid al-Adha
+  2016-12-12 Mawlid
+  2016-12-26 Christmas (collective leave)
+  2017-01-02 New Year (collective leave)
+  2017-02-15 Regional elections
+  2017-06-23 Eid al-Fitr (collective leave)
+  2017-06-27..2017-06-30 Eid al-Fitr (collective leave)
+  2017-12-01 Mawlid
+  2017-12-26 Christmas (collective leave)
+  2018-06-11..2018-06-14 Eid al-Fitr (collective leave)
+  2018-06-18..2018-06-19 Eid al-Fitr (collective leave)
+  2018-08-22 Eid al-Adha
+  2018-12-24 Christmas (collective leave)
+  2019-04-17 General election
+  2019-06-03 Eid al-Fitr (collective leave)
+  2019-06-06..2019-06-07 Eid al-Fitr (collective leave)
+  2019-12-24 Christmas (collective leave)
+  2020-08-21 Islamic New Year (collective leave)
   2017-04-19 Jakarta gubernatorial election
   2020-05-22 Eid al-Fitr (collective leave)
   2020-10-28 Mawlid (collective leave)
@@ -154,5 +181,13 @@ export const IDX_RULE_YEAR_CLOSURES = parseDatedTable(`
   2021-08-11 Islamic New Year (moved)
   2021-10-20 Mawlid (moved)
 `);
-/** The rules' dates of the 2021 holidays the decree moved (above). */
-export const IDX_RULE_DATES_MOVED: ReadonlySet<string> = new Set(['2021-08-09', '2021-10-18']);
+/**
+ * Rule dates that traded: the 2021 holidays the decree moved (above); Hijri holidays the rules
+ * place a day early (2016-05-04, 2017-11-30, 2018-04-13, 2018-08-21); Pancasila Day before it
+ * became a holiday in 2017 (2016-06-01); and the 2027 rule dates the reference sessions trade on
+ * (2027 is not announced yet).
+ */
+export const IDX_RULE_DATES_MOVED: ReadonlySet<string> = new Set([
+  '2016-05-04', '2016-06-01', '2017-11-30', '2018-04-13', '2018-08-21', '2021-08-09', '2021-10-18',
+  '2027-01-05', '2027-03-08', '2027-03-09', '2027-03-10', '2027-05-20',
+]);

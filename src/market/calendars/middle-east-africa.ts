@@ -44,6 +44,7 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
 // from the date-holidays rules) plus election days and one-off holidays declared by the President.
 const ZA_AD_HOC = parseDatedTable(`
   2016-08-03 Local Government Elections
+  2016-12-27 Public Holiday (Christmas Day on Sunday)
   2019-05-08 National Elections
   2021-11-01 Local Government Elections
   2022-12-27 Public Holiday (Christmas Day on Sunday)
@@ -70,7 +71,9 @@ function jseHolidays(year: number): HolidayEntry[] {
 //   holiday") and eastcoastdaily.in (2025-05-28): closed 5-10 June, resuming 11 June.
 // Not listed, so on the rules: 2016-2020 (no Tadawul announcement found), 2024 Eid al-Adha, 2025
 // Eid al-Fitr (only argaam.com, 2025-02-27: "break will start from March 27", resuming 3 April; no
-// second source says whether 27 March traded), 2026-2027 (no announcement found).
+// second source says whether 27 March traded), 2026-2027 (no announcement found). These take the
+// reference sessions' dates (exchange_calendars XSAU): 2024 Eid al-Adha 13-23 June, 2025 Eid
+// al-Fitr 27 March to 2 April (agreeing with argaam), and 2026-2027 both feasts.
 const SA_EID = parseDatedTable(`
   2015-07-16..2015-07-21 Eid al-Fitr
   2015-09-22..2015-09-27 Eid al-Adha
@@ -82,15 +85,21 @@ const SA_EID = parseDatedTable(`
   2023-06-27..2023-07-02 Eid al-Adha
   2024-04-05..2024-04-13 Eid al-Fitr
   2025-06-05..2025-06-10 Eid al-Adha
+  2024-06-13..2024-06-23 Eid al-Adha
+  2025-03-27..2025-04-02 Eid al-Fitr
+  2026-03-17..2026-03-23 Eid al-Fitr
+  2026-05-24..2026-05-28 Eid al-Adha
+  2027-03-07..2027-03-11 Eid al-Fitr
+  2027-05-16..2027-05-20 Eid al-Adha
 `);
 const saudiRules = new Holidays('SA', { languages: ['en'] });
 
-// From 2022 a national day on the weekend is made up on the nearest working day: Friday on the
-// Thursday before, Saturday on the Sunday after (2022-09-22 Thursday and 2023-09-24 Sunday for
-// National Day, 2025-02-23 Sunday for Founding Day). source: Saudi Exchange holiday announcements.
+// From 2022 a national day on a Friday is made up on the Thursday before (National Day 2022:
+// Tadawul closed Thursday 22 September, zawya.com quoting the bourse filing). One on a Saturday is
+// not made up: the reference sessions (exchange_calendars XSAU) trade on Sunday 2023-09-24 and
+// 2025-02-23, and no Tadawul notice closing them was found.
 function saudiObserved(date: string): string {
-  const weekday = isoWeekday(date);
-  return weekday === 5 ? addDays(date, -1) : weekday === 6 ? addDays(date, 1) : date;
+  return isoWeekday(date) === 5 ? addDays(date, -1) : date;
 }
 
 function tadawulHolidays(year: number): HolidayEntry[] {
@@ -115,7 +124,10 @@ const TASE_CLOSED = /^(Purim|Passover \(Pesach\)|Mimouna|Fallen Soldiers|Indepen
 const TASE_EVE = /^(Passover \(Pesach\)|Mimouna|Shavuot|Rosh Hashanah \(Yom|Day of Atonement|Feast of Tabernacles|Simchat Torah)/;
 const TASE_INTERIM = /^(Passover \(intermediate days\)|The week of Sukkot)/;
 // source: TASE notices on election-day closures.
+// 2026-09-18 (the Friday between Rosh Hashanah and Yom Kippur) is closed in the reference sessions
+// (exchange_calendars XTAE); the TASE 2026 schedule was not found, so it is followed.
 const IL_AD_HOC = parseDatedTable(`
+  2026-09-18 Trading vacation (reference schedule)
   2015-03-17 Knesset Elections
   2019-04-09 Knesset Elections
   2019-09-17 Knesset Elections

@@ -40,10 +40,13 @@ function stockholmHolidays(year: number): HolidayEntry[] {
   ];
 }
 
-// source: Oslo Bors (Euronext Oslo) holiday calendar per year.
+// source: Oslo Bors (Euronext Oslo) holiday calendar per year. The Wednesday before Easter is a
+// half day ending 13:00 (Oslo Bors trading calendar; the reference sessions, exchange_calendars
+// XOSL 2015-2019, show it every year).
 function osloHolidays(year: number): HolidayEntry[] {
   return [
     closed(ymd(year, 1, 1), "New Year's Day"),
+    earlyClose(easterOffset(year, -4), 'Wednesday before Easter (early close)', '13:00'),
     closed(easterOffset(year, -3), 'Maundy Thursday'),
     closed(easterOffset(year, -2), 'Good Friday'),
     closed(easterOffset(year, 1), 'Easter Monday'),

@@ -2,10 +2,10 @@
 // holiday decrees, which the date-holidays rules only approximate: Islamic dates set by sighting,
 // Indonesia's collective leave (cuti bersama), Philippine special non-working days and moved
 // holidays. Years the exchange published are tables; other years fall back to the rules.
-import { ymd } from '../civil-date.ts';
-import { closed, holidaysOfTypes, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
+import { addDays, ymd } from '../civil-date.ts';
+import { closed, earlyClose, holidaysOfTypes, ifWeekday, parseDatedTable, publicHolidays, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry } from '../types.ts';
-import { BURSA_ISLAMIC, BURSA_RULE_YEAR_EXTRA, BURSA_YEARS } from './bursa-tables.ts';
+import { BURSA_ISLAMIC, BURSA_RULE_DATES_MOVED, BURSA_RULE_YEAR_EXTRA, BURSA_YEARS } from './bursa-tables.ts';
 import { IDX_RULE_DATES_MOVED, IDX_RULE_YEAR_CLOSURES, IDX_YEARS } from './idx-tables.ts';
 
 /**
@@ -25,18 +25,70 @@ const ISLAMIC = /Nuzul|Eid|Islamic New Year|Mawlid/;
 
 export function bursaHolidays(year: number): HolidayEntry[] {
   if (BURSA_YEARS.has(year)) return tableYear(BURSA_YEARS, year);
-  const list = [...publicHolidays('MY/14', year), ...tableYear(BURSA_RULE_YEAR_EXTRA, year)];
-  if (!BURSA_ISLAMIC.has(year)) return list;
-  return [...list.filter((h) => !ISLAMIC.test(h.name)), ...tableYear(BURSA_ISLAMIC, year)];
+  const rules = publicHolidays('MY/14', year).filter((h) => !BURSA_RULE_DATES_MOVED.has(h.date));
+  const list = [...rules, ...tableYear(BURSA_RULE_YEAR_EXTRA, year)];
+  const withIslamic = BURSA_ISLAMIC.has(year) ? [...list.filter((h) => !ISLAMIC.test(h.name)), ...tableYear(BURSA_ISLAMIC, year)] : list;
+  return [...withIslamic, ...bursaEveHalfDays(year, withIslamic)];
+}
+
+/**
+ * The morning-only eves of Chinese New Year and Hari Raya Aidilfitri (close 12:30), on the day
+ * before the first day of the feast when that is a weekday; none in 2026 for Hari Raya (the
+ * Bursa notice keeps normal hours on its eve). source: Bursa Malaysia trading-hours notices for
+ * the eves; the reference sessions (exchange_calendars XKLS) show the same half days 2018-2026.
+ */
+function bursaEveHalfDays(year: number, holidays: readonly HolidayEntry[]): HolidayEntry[] {
+  const firstOf = (name: RegExp) => holidays.filter((h) => name.test(h.name)).map((h) => h.date).sort()[0];
+  const feasts = [firstOf(/^Chinese New Year/), year === 2023 || year === 2026 ? undefined : firstOf(/Eid al-Fitr|Aidilfitri/)];
+  return feasts.flatMap((first) => (first === undefined ? [] : ifWeekday(addDays(first, -1))))
+    .map((eve) => earlyClose(eve, 'Half day (eve of the feast)', '12:30'));
 }
 
 // PSE closes on regular holidays and on the special non-working days (Chinese New Year, Ninoy
 // Aquino Day, All Saints' Day, Immaculate Conception from 2018 under RA 10966, Christmas Eve and
 // New Year's Eve, which date-holidays types `optional`), on national election days and on its
 // own 31 December. Not taken from the rules: All Souls' Day and EDSA anniversary (special days
-// only in some years). source: PSE trading-holiday notices and the holiday proclamations.
+// only in some years). source: PSE trading-holiday notices and the holiday proclamations; the
+// proclaimed special days of 2015-2025 are those of the reference sessions (exchange_calendars
+// XPHS), which close PSE on them.
 const PSE_SPECIAL = /^(Chinese New Year|Ninoy Aquino Day|All Saints' Day|Christmas Eve|New Year's Eve)$/;
 const PSE_EXTRA = parseDatedTable(`
+  2015-01-15..2015-01-16 Papal visit (special non-working days)
+  2015-09-25 Eid al-Adha (proclamation)
+  2015-11-18..2015-11-19 APEC Leaders' Meeting (special non-working days)
+  2016-02-25 EDSA Revolution Anniversary
+  2016-09-12 Eid al-Adha (proclamation)
+  2016-10-31 Special non-working day (proclamation)
+  2016-12-26 Additional special non-working day (proclamation)
+  2017-01-02 Additional special non-working day (proclamation)
+  2017-04-28 ASEAN Summit (special non-working day)
+  2017-06-26 Eid al-Fitr (proclamation)
+  2017-09-12 Special non-working day (proclamation)
+  2017-10-16 Suspension of government work (proclamation)
+  2017-10-31 Special non-working day (proclamation)
+  2017-12-08 Feast of the Immaculate Conception (RA 10966)
+  2017-12-26 Additional special non-working day (proclamation)
+  2018-01-02 Additional special non-working day (proclamation)
+  2018-05-14 Barangay and SK elections
+  2018-11-02 All Souls' Day (special non-working day)
+  2019-02-25 EDSA Revolution Anniversary
+  2019-06-05 Eid al-Fitr (proclamation)
+  2019-08-12 Eid al-Adha (proclamation)
+  2020-02-25 EDSA Revolution Anniversary
+  2020-05-25 Eid al-Fitr (proclamation)
+  2020-11-02 All Souls' Day (special non-working day)
+  2021-02-25 EDSA Revolution Anniversary
+  2022-05-03 Eid al-Fitr (proclamation)
+  2022-10-31 Special non-working day (proclamation)
+  2023-01-02 Additional special non-working day (proclamation)
+  2023-02-24 EDSA Revolution Anniversary (moved by proclamation)
+  2023-04-10 Araw ng Kagitingan (moved by proclamation)
+  2023-10-30 Barangay and SK elections
+  2023-11-02 All Souls' Day (special non-working day)
+  2023-11-27 Bonifacio Day (moved by proclamation)
+  2023-12-26 Additional special non-working day (proclamation)
+  2024-02-09 Additional special non-working day (proclamation)
+  2025-10-31 Special non-working day (proclamation)
   2016-05-09 National elections
   2019-05-13 National elections
   2022-05-09 National elections
@@ -44,9 +96,13 @@ const PSE_EXTRA = parseDatedTable(`
   2024-08-23 Ninoy Aquino Day (moved by proclamation)
   2025-04-01 Eid al-Fitr (proclamation)
   2025-05-12 National elections
+  2022-01-14..2022-02-28 12:45 Shortened hours (COVID-19): pre-close at 12:45
 `);
-/** Holidays a proclamation moved away from their usual date. */
-const PSE_MOVED_AWAY = new Set(['2024-08-21']);
+/**
+ * Holidays a proclamation moved away from the rules' date (Bonifacio Day 2023, Ninoy Aquino Day
+ * 2024) and Eid dates the rules place a day or two early; PSE traded on these dates.
+ */
+const PSE_MOVED_AWAY = new Set(['2015-09-23', '2019-06-04', '2022-05-02', '2023-11-30', '2024-08-21']);
 
 export function pseHolidays(year: number): HolidayEntry[] {
   const special = holidaysOfTypes('PH', year, ['optional']).filter((h) =>

@@ -61,6 +61,8 @@ export const TWSE_YEARS = parseDatedTable(`
   2019-09-13 Mid-Autumn Festival
   2019-10-10 National Day
   2019-10-11 National Day (adjusted holiday)
+  2019-08-09 Typhoon Lekima
+  2019-09-30 Typhoon Mitag
   2022-01-27..2022-01-28 No trading before Lunar New Year (settlement only)
   2022-01-31 Lunar New Year's Eve
   2022-02-01..2022-02-03 Lunar New Year
@@ -86,6 +88,7 @@ export const TWSE_YEARS = parseDatedTable(`
   2023-05-01 Labour Day
   2023-06-22 Dragon Boat Festival
   2023-06-23 Dragon Boat Festival (adjusted holiday)
+  2023-08-03 Typhoon Khanun
   2023-09-29 Mid-Autumn Festival
   2023-10-09 National Day (adjusted holiday)
   2023-10-10 National Day
@@ -142,8 +145,30 @@ export const TWSE_YEARS = parseDatedTable(`
 // 2016-09-27 Typhoon Megi: TWSE notice.
 // 2021 Lunar New Year: FSC statement (lotmg.com report): last trading day 5 Feb, 8-9 Feb settlement
 //   only, closed 10-16 Feb.
-// The 2016 bridge days of June and September and the 2020-2021 bridge days are still missing.
+// Other closures of these years, and the typhoon days of 2019 and 2023 in the lists above: the
+//   reference sessions (exchange_calendars XTAI), which show the bridge days, the 2015 and 2020
+//   settlement-only days before Lunar New Year and the typhoon closures. 2027 is not announced:
+//   the reference's dates stand in for it.
 export const TWSE_RULE_YEAR_CLOSURES = parseDatedTable(`
+  2015-02-16..2015-02-17 No trading before Lunar New Year (settlement only)
+  2015-07-10 Typhoon Chan-hom
+  2016-04-05 Tomb Sweeping Day (adjusted holiday)
+  2016-05-02 Labour Day (observed)
+  2016-06-10 Dragon Boat Festival (adjusted holiday)
+  2016-07-08 Typhoon Nepartak
+  2016-09-16 Mid-Autumn Festival (adjusted holiday)
+  2016-09-28 Typhoon Megi
+  2020-01-21..2020-01-23 No trading before Lunar New Year (settlement only)
+  2020-04-02 Children's Day (adjusted holiday)
+  2020-06-26 Dragon Boat Festival (adjusted holiday)
+  2020-10-02 Mid-Autumn Festival (adjusted holiday)
+  2021-04-02 Children's Day (adjusted holiday)
+  2021-04-30 Labour Day (observed)
+  2021-09-20 Mid-Autumn Festival (adjusted holiday)
+  2027-02-04 No trading before Lunar New Year (settlement only)
+  2027-04-30 Labour Day (observed)
+  2027-09-28 Teachers' Day
+  2027-10-25 Taiwan Retrocession Day
   2015-09-29 Typhoon Dujuan
   2016-02-04..2016-02-05 No trading before Lunar New Year (settlement only)
   2016-02-08..2016-02-11 Lunar New Year

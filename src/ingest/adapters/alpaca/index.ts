@@ -1,0 +1,1 @@
+export { ALPACA_CRYPTO, ALPACA_STOCKS } from './protocol.ts';

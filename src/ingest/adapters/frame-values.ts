@@ -1,0 +1,28 @@
+// Small readers shared by the venue parsers: the frame's JSON, decimal strings, typed failures.
+// Each is cheap enough for the per-frame path (one JSON.parse, no regexes, no copies).
+import type { VenueParseError } from './venue-protocol.ts';
+
+export type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const parseFailure = (message: string): VenueParseError => ({ type: 'parse-error', message });
+
+/** The frame's JSON value, or undefined when the text is not JSON. */
+export function readJson(frame: string): unknown {
+  try {
+    return JSON.parse(frame);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A price or size the venue sends as a decimal string; NaN for anything else (`+null` would be 0). */
+export function decimal(v: unknown): number {
+  return typeof v === 'string' && v !== '' ? +v : NaN;
+}
+
+/** A price or size sent as a JSON number; NaN when absent or not finite. */
+export function finite(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+}

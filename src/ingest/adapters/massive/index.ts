@@ -1,0 +1,1 @@
+export { MASSIVE_CRYPTO, MASSIVE_FOREX, MASSIVE_STOCKS } from './protocol.ts';
