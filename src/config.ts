@@ -9,7 +9,10 @@ export interface ServeConfig {
   port: number;
   host: string;
   dataDir: string;
-  feed: 'sim' | 'none';
+  /** The feeds to run, comma-separated as given (`sim`, `none`, `binance,kraken`); known ids are checked by serve. */
+  feed: string;
+  /** JSON file with per-feed settings (see src/cli/feeds-file.ts), or null. */
+  feedsFile: string | null;
   seed: number;
   devKey: string | null;
   ringCapacity: number;
@@ -76,15 +79,20 @@ const OPTIONS = [
     key: 'feed',
     flag: 'feed',
     env: 'MDS_FEED',
-    arg: 'NAME',
-    allowed: "'sim' or 'none'",
-    help: "'sim' runs the built-in market simulator; 'none' serves only what is stored",
+    arg: 'LIST',
+    allowed: "'sim', 'none' or a comma-separated list of feeds ('mds feeds' lists them)",
+    help: "feeds to run, comma-separated: 'sim' (the built-in simulator), venues such as 'binance,kraken' ('mds feeds' lists them), or 'none' to serve only what is stored",
     fallback: 'sim',
     parse: (raw: string, name: string) => {
-      if (raw !== 'sim' && raw !== 'none') throw new UsageError(`${name} must be 'sim' or 'none', got ${JSON.stringify(raw)}`);
-      return raw;
+      const ids = raw.split(',').map((id) => id.trim());
+      const allowed = "'sim', 'none' or a comma-separated list of feeds such as 'sim,coinbase' ('mds feeds' lists them)";
+      if (ids.some((id) => !/^[a-z0-9][a-z0-9-]*$/.test(id))) throw new UsageError(`${name} must be ${allowed}, got ${JSON.stringify(raw)}`);
+      if (ids.includes('none') && ids.length > 1) throw new UsageError(`${name}: 'none' cannot be combined with other feeds, got ${JSON.stringify(raw)}`);
+      if (new Set(ids).size !== ids.length) throw new UsageError(`${name} names a feed twice, got ${JSON.stringify(raw)}`);
+      return ids.join(',');
     },
   },
+  { key: 'feedsFile', flag: 'feeds', env: 'MDS_FEEDS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file with per-feed settings: instruments, symbol mapping, URL, credentials by env var name, timeouts (see README)', fallback: null, parse: (raw: string) => raw },
   { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', allowed: `an integer from 0 to ${2 ** 31 - 1}`, help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
   { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', allowed: '8 to 256 printable ASCII characters without spaces', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
       if (raw.length < 8 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 8 to 256 printable ASCII characters without spaces`);

@@ -5,6 +5,7 @@ import { serve } from './cli/serve.ts';
 import { runKeys } from './cli/keys.ts';
 import { runImport } from './cli/import.ts';
 import { runBackup } from './cli/backup.ts';
+import { runFeeds } from './cli/feeds.ts';
 import { runCompact } from './cli/compact.ts';
 import { COMMIT, VERSION } from './version.ts';
 import { UnusableStoreError } from './store/index.ts';
@@ -18,6 +19,7 @@ Commands:
   keys         create, list, show, update and revoke API keys
   import       load data files into the data dir ('mds import fundamentals|bonds|calendar FILE')
   backup       copy a data dir consistently, also while a server runs on it ('mds backup --to DIR')
+  feeds        list the feeds 'serve --feed' can run and what each supplies
   compact      give the space of removed bars back to the disk (no server running; 'mds compact --help')
 
 Options:
@@ -52,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys') return runKeys(rest, process.env, (text) => process.stdout.write(text));
   if (command === 'import') return runImport(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTty: process.stderr.isTTY === true });
   if (command === 'backup') return runBackup(rest, process.env, { out: (text) => process.stdout.write(text) });
+  if (command === 'feeds') return runFeeds(rest, (text) => process.stdout.write(text));
   if (command === 'compact') return runCompact(rest, process.env, { out: (text) => process.stdout.write(text) });
   throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'mds --help' for the commands`);
 }

@@ -5,6 +5,7 @@ import type { Timeframe } from '../domain/timeframes.ts';
 import type { Clock } from '../clock.ts';
 import type { Store } from '../store/index.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { FeedHealth } from '../domain/feed.ts';
 
 export interface BarsInProgress {
   barInProgress(symId: number, tf: Timeframe): Bar | null;
@@ -45,6 +46,8 @@ export interface ApiDeps {
   feed: string;
   /** Present when a live feed runs: /health is not ready once it falls silent. */
   feedActivity?: FeedActivity;
+  /** The running feeds' own reports, listed by /health; absent: none listed. */
+  feeds?: { health(): FeedHealth[] };
   version: string;
 }
 

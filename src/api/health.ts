@@ -2,6 +2,7 @@
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
 // shape and the reason, so a load balancer or an operator sees why. Degraded is ready (200) with a
 // reason: writes to the data dir fail, or its free space is under the threshold.
+import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
 import { formatBytes, lowDiskText } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -18,6 +19,21 @@ function storeProblem(deps: ApiDeps): string | null {
   } catch (err) {
     return `the store cannot be read: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+function feedBody(h: FeedHealth, nowMs: number): HealthBody['feeds'][number] {
+  return {
+    id: h.id,
+    state: h.state,
+    connected_since: h.connectedSinceMs === null ? null : Math.round(h.connectedSinceMs),
+    last_message_age_ms: h.lastMessageMs === null ? null : Math.max(0, Math.round(nowMs - h.lastMessageMs)),
+    messages_per_second: Math.max(0, h.messagesPerSecond),
+    reconnects: h.reconnects,
+    parse_errors: h.parseErrors,
+    instruments: h.instruments,
+    reason: h.reason,
+    instrument_errors: h.instrumentErrors ?? {},
+  };
 }
 
 export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
@@ -41,6 +57,7 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     checks: { store: storeReason === null ? 'ok' : 'failed', feed: activity ? (isFeedStale ? 'stale' : 'ok') : 'off' },
     last_tick_age_ms: lastTickAgeMs,
     reason,
+    feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
     disk: disk.body,
   };
 }

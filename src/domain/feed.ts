@@ -28,6 +28,12 @@ export interface FeedSink {
   trade(instrument: number, tsMs: number, price: number, size: number | null): void;
   /** The source's line for this instrument is no longer current (silent, errored, unsubscribed): consolidation drops it now. */
   stale(instrument: number): void;
+  /**
+   * A sink for one named part of a feed that stands for several independent sources (the
+   * simulator's venues `sim-1` … `sim-6`): consolidation counts each part as a venue of its own.
+   * The ingest path always offers it; a feed that is one source never calls it.
+   */
+  source?(name: string): FeedSink;
 }
 
 /** A feed's own report, merged into `/health` under its id. */

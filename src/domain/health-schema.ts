@@ -2,6 +2,26 @@
 // share this shape, so a load balancer or an operator reads the reason from the same fields.
 import { Type as T, type Static } from '@sinclair/typebox';
 
+export const FeedHealthSchema = T.Object(
+  {
+    id: T.String(),
+    state: T.Union([T.Literal('connecting'), T.Literal('live'), T.Literal('stale'), T.Literal('backoff'), T.Literal('failed'), T.Literal('stopped')]),
+    /** Epoch ms since the current connection has been live, or null. */
+    connected_since: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+    /** Since the last message from the source, or null before the first. */
+    last_message_age_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+    messages_per_second: T.Number({ minimum: 0 }),
+    reconnects: T.Integer({ minimum: 0 }),
+    parse_errors: T.Integer({ minimum: 0 }),
+    instruments: T.Integer({ minimum: 0 }),
+    /** Why the feed is not live, or null. */
+    reason: T.Union([T.String(), T.Null()]),
+    /** Venue errors for single instruments, by mds symbol. */
+    instrument_errors: T.Record(T.String(), T.String()),
+  },
+  { additionalProperties: false },
+);
+
 export const HealthSchema = T.Object(
   {
     /** degraded: serving (200) with a problem an operator must see, e.g. writes failing or disk space low. */
@@ -18,6 +38,8 @@ export const HealthSchema = T.Object(
     last_tick_age_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
     /** Why the service is not ready; null when it is. */
     reason: T.Union([T.String(), T.Null()]),
+    /** Every running feed's report (src/domain/feed.ts FeedHealth); a failed feed is listed, the server goes on. */
+    feeds: T.Array(FeedHealthSchema),
     /** The data dir's free space and whether writes to it succeed (README: Operations). */
     disk: T.Object(
       {

@@ -1,6 +1,9 @@
-// The data's path after the adapters: venue tick → the symbol's consolidator → store (latest,
-// ticks ring) → bars → publish to listeners (the WebSocket stream). Feeds call only this.
-import { CLASS_POLICY } from '../domain/asset-classes.ts';
+// The one ingest path: every feed's ticks → the symbol's consolidation policy → store (latest,
+// ticks ring) → bars → listeners (the WebSocket stream). Spot lines consolidate across sources
+// under their class policy (quote-consolidator.ts); perpetual lines take the composite of their
+// sources (perpetual-composite.ts). Sources are named by string (a feed's id, or one part of a
+// feed: `sim-1`); inside, each name is a small integer, the index into every book.
+import { ASSET_CLASSES, CLASS_POLICY } from '../domain/asset-classes.ts';
 import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
@@ -8,34 +11,57 @@ import { alignmentFor } from '../market/bar-alignment.ts';
 import { usRegularSessionAt } from '../market/index.ts';
 import type { Store } from '../store/index.ts';
 import { BarBuilder } from './bar-builder.ts';
-import { CLASS_QUOTE_POLICY, ETF_EXTENDED_MAX_SPREAD, QuoteConsolidator } from './consolidators/quote-consolidator.ts';
-import type { ConsolidatedQuote, VenueQuote, VenueTrade } from './ticks.ts';
+import { COMPOSITE_RULES, compositeInto, type Composite, type CompositeRules } from './consolidators/perpetual-composite.ts';
+import { VenueBook } from './consolidators/policies.ts';
+import { CLASS_OUTLIER_LIMIT, CLASS_QUOTE_POLICY, ETF_EXTENDED_MAX_SPREAD, QuoteConsolidator } from './consolidators/quote-consolidator.ts';
+import type { CompositeQuote, ConsolidatedQuote, VenueQuote, VenueTrade } from './ticks.ts';
 
-/** The venue whose own line is served unconsolidated as `<PAIR>.RAW`. */
-export const FOREX_RAW_VENUE = 0;
 export const RAW_SUFFIX = '.RAW';
 
+/**
+ * What the path publishes: every consolidated quote and every trade that passed, once stored.
+ * `sourceCount` is the number of sources behind a perpetual composite, null on spot lines.
+ */
 export interface TickListener {
   /** `q` is reused for the next tick: read it during the call, copy it to keep it. */
-  onQuote(entry: SymbolEntry, seq: number, q: ConsolidatedQuote): void;
-  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void;
+  onQuote(entry: SymbolEntry, seq: number, q: ConsolidatedQuote, sourceCount: number | null): void;
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
 }
 
+/** A trade of a perpetual that passed, with the sources that counted when it printed. */
+export interface CompositeTrade {
+  tsMs: number;
+  price: number;
+  size: number | null;
+  sourceCount: number;
+}
+
+/** One served line and its consolidation policy: `consolidator` for spot, `book` for a perpetual composite. */
 interface Line {
   entry: SymbolEntry;
-  consolidator: QuoteConsolidator;
+  consolidator: QuoteConsolidator | null;
+  book: VenueBook | null;
   barsFromMid: boolean;
-  /** Bars from mids round them as the served fallback does (midScaleOf). */
+  /** Bars from mids round them as the served fallback (or the perpetual mark) does. */
   midScale: number;
   hasVolume: boolean;
+  /** Forex: the unconsolidated line of one source (`<PAIR>.RAW`), and which source it follows. */
   raw: Line | null;
+  rawSource: number;
+  /** Perpetuals: prices are rounded one decimal finer than the instrument. */
+  scale: number;
+  published: CompositeQuote | null;
+  hasPublished: boolean;
+  lastTrade: CompositeTrade | null;
 }
 
 export interface PipelineOptions {
-  /** A venue silent this long is left out of the composite. */
+  /** A spot source silent this long is left out of the consolidated line. */
   staleMs?: number;
   /** How often bars whose end has passed are sealed. */
   sealEveryMs?: number;
+  /** The perpetual composite's rules (stale window, outlier limit). */
+  compositeRules?: CompositeRules;
 }
 
 export class Pipeline {
@@ -45,6 +71,9 @@ export class Pipeline {
   private readonly listeners: TickListener[] = [];
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
+  private readonly rules: CompositeRules;
+  private readonly sourceIds = new Map<string, number>();
+  private readonly next: Composite = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
   /**
    * Time of the newest consolidated tick (health: is the feed alive); a plain field, set per tick.
    * The newest, not the last: closing books of closed markets arrive with their old timestamps.
@@ -57,17 +86,35 @@ export class Pipeline {
     private readonly opts: PipelineOptions = {},
   ) {
     this.staleMs = opts.staleMs ?? 10_000;
+    this.rules = opts.compositeRules ?? COMPOSITE_RULES;
     this.bars = new BarBuilder(store);
-    for (const cls of ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'overnight'] as const) {
-      for (const entry of store.registry.all(cls)) {
-        if (!entry.listed) continue;
-        const line = this.makeLine(entry);
-        if (cls === 'forex') {
-          const rawEntry = store.registry.bySymbolName(entry.symbol + RAW_SUFFIX);
-          if (rawEntry) line.raw = this.makeLine(rawEntry, true);
-        }
-      }
+    for (const cls of ASSET_CLASSES) {
+      for (const entry of store.registry.all(cls)) if (entry.listed) this.addLine(entry);
     }
+  }
+
+  /** The small integer a source name stands for in every book; the same name always gets the same index. */
+  sourceIndex(name: string): number {
+    let index = this.sourceIds.get(name);
+    if (index === undefined) {
+      index = this.sourceIds.size;
+      this.sourceIds.set(name, index);
+    }
+    return index;
+  }
+
+  /** Serves a symbol the path had no line for (an instrument the registry learned from a feed); no-op if it has one. */
+  addLine(entry: SymbolEntry): void {
+    if (this.lines[entry.id] !== undefined) return;
+    const line = entry.assetClass === 'perpetuals' ? this.makeCompositeLine(entry) : this.makeLine(entry);
+    if (entry.assetClass === 'forex') {
+      const rawEntry = this.store.registry.bySymbolName(entry.symbol + RAW_SUFFIX);
+      if (rawEntry) line.raw = this.makeLine(rawEntry, true);
+    }
+  }
+
+  hasLine(symId: number): boolean {
+    return this.lines[symId] !== undefined;
   }
 
   /** Time of the newest consolidated quote or trade, or null before the first. */
@@ -99,35 +146,124 @@ export class Pipeline {
     this.sealTimer = null;
   }
 
-  /** Entry point for a venue's quote. */
+  /** A source's quote, as objects (the simulator, tests); `q.venue` is the source index. */
   onVenueQuote(symId: number, q: VenueQuote): void {
-    const line = this.lines[symId];
-    if (line === undefined) return;
-    this.consolidateQuote(line, q);
-    if (line.raw && q.venue === FOREX_RAW_VENUE) this.consolidateQuote(line.raw, q);
+    this.quote(symId, q.venue, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
   }
 
-  /** Entry point for a venue's trade: trades of all venues form the consolidated tape. */
+  /** A source's trade, as objects; `t.venue` is the source index. */
   onVenueTrade(symId: number, t: VenueTrade): void {
-    const line = this.lines[symId];
-    if (line === undefined) return;
-    const size = t.size;
-    if (t.tsMs > this.newestTickMs) this.newestTickMs = t.tsMs;
-    const seq = this.store.appendTrade(symId, t.tsMs, t.price, size);
-    if (!line.barsFromMid) this.bars.onPrice(symId, t.tsMs, t.price, line.hasVolume ? (size ?? 0) : null);
-    const listeners = this.listeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]!.onTrade(line.entry, seq, t.tsMs, t.price, size);
+    this.trade(symId, t.venue, t.tsMs, t.price, t.size);
   }
 
-  private consolidateQuote(line: Line, q: VenueQuote): void {
-    const c = line.consolidator.onQuote(q);
-    if (!c) return;
+  /** Entry point for a source's quote, flat (no object per tick). */
+  quote(symId: number, source: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
+    const line = this.lines[symId];
+    if (line === undefined) return;
+    if (line.book !== null) {
+      line.book.set(source, tsMs, bid, ask, bidSize, askSize);
+      this.publishComposite(line, tsMs);
+      return;
+    }
+    this.publishSpot(line, line.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
+    const raw = line.raw;
+    if (raw !== null) {
+      // The raw line follows one source: the lowest-numbered that quotes the pair (the first registered).
+      if (line.rawSource < 0 || source < line.rawSource) line.rawSource = source;
+      if (line.rawSource === source) this.publishSpot(raw, raw.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
+    }
+  }
+
+  /**
+   * Entry point for a source's trade. Spot: trades of all sources form the consolidated tape.
+   * Perpetuals: kept only if the source counts in the composite at the trade's time.
+   */
+  trade(symId: number, source: number, tsMs: number, price: number, size: number | null): void {
+    const line = this.lines[symId];
+    if (line === undefined) return;
+    let sourceCount: number | null = null;
+    if (line.book !== null) {
+      const c = this.next;
+      if (!compositeInto(line.book, tsMs, this.rules, c) || line.book.live[source] !== 1) return;
+      sourceCount = c.sourceCount;
+      line.lastTrade = { tsMs, price, size, sourceCount };
+    }
+    if (tsMs > this.newestTickMs) this.newestTickMs = tsMs;
+    const symIdOut = line.entry.id;
+    const seq = this.store.appendTrade(symIdOut, tsMs, price, size);
+    if (!line.barsFromMid) this.bars.onPrice(symIdOut, tsMs, price, line.hasVolume ? (size ?? 0) : null);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onTrade(line.entry, seq, tsMs, price, size, sourceCount);
+  }
+
+  /**
+   * The source's line for this symbol is no longer current: it leaves the consolidated line now,
+   * and the line without it is published at once (when it changed and something is left).
+   */
+  dropSource(symId: number, source: number): void {
+    const line = this.lines[symId];
+    if (line === undefined) return;
+    const nowMs = this.clock.nowMs();
+    if (line.book !== null) {
+      if (!line.book.clear(source)) return;
+      this.publishComposite(line, nowMs);
+      return;
+    }
+    this.publishSpot(line, line.consolidator!.dropVenue(source, nowMs));
+  }
+
+  /** The perpetual composite as of `nowMs` (sources judged live at that instant), or null when no source is live. */
+  compositeAt(symId: number, nowMs: number): Composite | null {
+    const line = this.lines[symId];
+    if (line === undefined || line.book === null) return null;
+    const out: Composite = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
+    if (!compositeInto(line.book, nowMs, this.rules, out)) return null;
+    out.bid = Math.round(out.bid * line.scale) / line.scale;
+    out.ask = Math.round(out.ask * line.scale) / line.scale;
+    return out;
+  }
+
+  /** The last perpetual trade that passed since the server started, or null. */
+  lastTrade(symId: number): CompositeTrade | null {
+    return this.lines[symId]?.lastTrade ?? null;
+  }
+
+  private publishSpot(line: Line, c: ConsolidatedQuote | null): void {
+    if (c === null) return;
     const symId = line.entry.id;
     if (c.tsMs > this.newestTickMs) this.newestTickMs = c.tsMs;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
     if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, roundedMid(c.bid, c.ask, line.midScale), null);
     const listeners = this.listeners;
-    for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c);
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c, null);
+  }
+
+  /** Recomputes a perpetual composite at `atMs`; stores and publishes it when it changed. */
+  private publishComposite(line: Line, atMs: number): void {
+    const c = this.next;
+    if (!compositeInto(line.book!, atMs, this.rules, c)) {
+      // Nothing to publish: no stale number goes out. The next live composite is a change again.
+      line.hasPublished = false;
+      return;
+    }
+    const bid = Math.round(c.bid * line.scale) / line.scale;
+    const ask = Math.round(c.ask * line.scale) / line.scale;
+    const p = line.published!;
+    if (line.hasPublished && bid === p.bid && ask === p.ask && c.bidSize === p.bidSize && c.askSize === p.askSize && c.sourceCount === p.sourceCount) return;
+    // Strictly increasing per symbol, like every consolidated line.
+    p.tsMs = atMs > p.tsMs ? atMs : p.tsMs + 1;
+    p.bid = bid;
+    p.ask = ask;
+    p.bidSize = c.bidSize;
+    p.askSize = c.askSize;
+    p.sourceCount = c.sourceCount;
+    line.hasPublished = true;
+    const symId = line.entry.id;
+    if (p.tsMs > this.newestTickMs) this.newestTickMs = p.tsMs;
+    const seq = this.store.appendQuote(symId, p.tsMs, bid, ask, p.bidSize, p.askSize);
+    this.bars.onPrice(symId, p.tsMs, roundedMid(bid, ask, line.midScale), null);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, p, p.sourceCount);
   }
 
   private makeLine(entry: SymbolEntry, isRaw = false): Line {
@@ -136,11 +272,22 @@ export class Pipeline {
       policy: isRaw ? 'raw' : CLASS_QUOTE_POLICY[entry.assetClass],
       decimals: entry.decimals,
       staleMs: this.staleMs,
+      maxDeviation: CLASS_OUTLIER_LIMIT[entry.assetClass],
       gate: entry.assetClass === 'etfs' ? etfGate : undefined,
     });
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);
-    const line: Line = { entry, consolidator, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null };
+    const line: Line = { entry, consolidator, book: null, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null, rawSource: -1, scale: 0, published: null, hasPublished: false, lastTrade: null };
+    this.lines[entry.id] = line;
+    this.bars.track(entry.id, alignmentFor(entry));
+    return line;
+  }
+
+  private makeCompositeLine(entry: SymbolEntry): Line {
+    const lastTsMs = this.store.latest(entry.id)?.quote?.tsMs ?? -Infinity;
+    const published: CompositeQuote = { tsMs: lastTsMs, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
+    // Bars from the composite mid equal the served mark (two decimals finer than the instrument).
+    const line: Line = { entry, consolidator: null, book: new VenueBook(), barsFromMid: true, midScale: midScaleOf(entry.decimals, 2), hasVolume: false, raw: null, rawSource: -1, scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;

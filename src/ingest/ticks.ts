@@ -17,6 +17,12 @@ export interface VenueTrade {
   size: number | null;
 }
 
+/** Where the simulator's venues hand their ticks as objects (`venue` = source index): the ingest path, or a feed's sink adapter. */
+export interface VenueTickInput {
+  onVenueQuote(symId: number, q: VenueQuote): void;
+  onVenueTrade(symId: number, t: VenueTrade): void;
+}
+
 /** A consolidated top of book, as the store and the stream receive it. */
 export interface ConsolidatedQuote {
   tsMs: number;

@@ -1,4 +1,4 @@
-// The live stream: subscribes to the ingest pipeline's ticks, encodes each tick once per format
+// The live stream: subscribes once to the ingest path's ticks, encodes each tick once per format
 // and fans it out with Bun's native topic publish (never a loop over clients in JavaScript).
 // Topics: `<format>|<channel>|<symbol>`, and `<format>|<channel>|*` for whole channels.
 import type { Server } from 'bun';
@@ -14,42 +14,16 @@ export function topicOf(format: Format, channel: string, symbol: string): string
 
 export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } as const;
 
-/** What the pipeline calls for each consolidated tick (the pipeline's TickListener shape). */
+/**
+ * What the ingest path calls for each consolidated tick (its TickListener shape); `sourceCount` is
+ * set on perpetual composites (their frames carry `source_count`) and null on spot lines.
+ */
 export interface TickSink {
-  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }): void;
-  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void;
-}
-
-/** What the perpetual composites call for each composite tick: the same, with the source count. */
-export interface CompositeTickSink {
-  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null; sourceCount: number }): void;
-  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number): void;
+  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }, sourceCount: number | null): void;
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
 }
 
 export class StreamHub implements TickSink {
-  /** The sink the perpetual composites publish to: the same topics, frames with `source_count`. */
-  readonly composites: CompositeTickSink = {
-    onQuote: (entry, seq, q) => {
-      const channel = `${entry.assetClass}.quotes`;
-      const n = q.sourceCount;
-      this.fanOut(
-        channel,
-        entry.symbol,
-        () => compositeQuoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs, n),
-        () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, source_count: n, seq }),
-      );
-    },
-    onTrade: (entry, seq, tsMs, price, size, sourceCount) => {
-      const channel = `${entry.assetClass}.trades`;
-      this.fanOut(
-        channel,
-        entry.symbol,
-        () => compositeTradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs, sourceCount),
-        () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, source_count: sourceCount, seq }),
-      );
-    },
-  };
-
   private server: Server<unknown> | null = null;
   published = 0;
 
@@ -59,8 +33,17 @@ export class StreamHub implements TickSink {
     this.server = server;
   }
 
-  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }): void {
+  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }, sourceCount: number | null): void {
     const channel = `${entry.assetClass}.quotes`;
+    if (sourceCount !== null) {
+      this.fanOut(
+        channel,
+        entry.symbol,
+        () => compositeQuoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs, sourceCount),
+        () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, source_count: sourceCount, seq }),
+      );
+      return;
+    }
     this.fanOut(
       channel,
       entry.symbol,
@@ -69,8 +52,17 @@ export class StreamHub implements TickSink {
     );
   }
 
-  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): void {
+  onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void {
     const channel = `${entry.assetClass}.trades`;
+    if (sourceCount !== null) {
+      this.fanOut(
+        channel,
+        entry.symbol,
+        () => compositeTradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs, sourceCount),
+        () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, source_count: sourceCount, seq }),
+      );
+      return;
+    }
     this.fanOut(
       channel,
       entry.symbol,

@@ -13,7 +13,7 @@ import { Store } from '../../src/store/index.ts';
 import { startServer } from '../support/server.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason', 'disk'];
+const FIELDS = ['status', 'version', 'feed', 'symbols', 'uptime_s', 'checks', 'last_tick_age_ms', 'reason', 'feeds', 'disk'];
 
 describe('/health over HTTP', () => {
   test('with --feed none: ready without any tick, no key needed, the feed check off', async () => {
@@ -35,6 +35,10 @@ describe('/health over HTTP', () => {
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ status: 'ok', feed: 'sim', checks: { store: 'ok', feed: 'ok' }, reason: null });
     expect(body.last_tick_age_ms).toBeLessThan(FEED_STALE_MS);
+    // The simulator is one feed, listed with its own report.
+    expect(body.feeds).toHaveLength(1);
+    expect(body.feeds[0]).toMatchObject({ id: 'sim', state: 'live', reconnects: 0, parse_errors: 0, instruments: 265, reason: null });
+    expect(body.feeds[0].last_message_age_ms).toBeLessThan(FEED_STALE_MS);
   });
 });
 

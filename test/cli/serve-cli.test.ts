@@ -41,7 +41,7 @@ describe('mds help', () => {
   test('mds serve --help lists every flag with its env var, descriptions in one column', async () => {
     const r = await runMds('serve', '--help');
     expect(r.code).toBe(0);
-    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'no-dev-key'];
+    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'no-dev-key'];
     for (const flag of flags) expect(r.out).toContain(`--${flag}`);
     for (const env of ['MDS_PORT', 'MDS_HOST', 'MDS_DATA_DIR', 'MDS_FEED', 'MDS_SEED', 'MDS_DEV_KEY', 'MDS_HEARTBEAT_MS', 'MDS_SLOW_CONSUMER_BYTES', 'MDS_NO_DEV_KEY']) expect(r.out).toContain(`env ${env}`);
     const rows = r.out.split('\n').filter((line) => /^  -/.test(line));
@@ -60,8 +60,10 @@ describe('mds serve usage errors exit 2 with a message naming the flag', () => {
     [['--port', '70000'], 'mds: --port must be an integer from 0 to 65535, got "70000"'],
     [['--history-days', '-1'], 'mds: --history-days must be an integer from 1 to 31, got "-1"'],
     [['--port', '--data-dir', 'x'], 'mds: --port needs a value: an integer from 0 to 65535'],
-    [['--feed'], "mds: --feed needs a value: 'sim' or 'none'"],
-    [['--feed', 'live'], `mds: --feed must be 'sim' or 'none', got "live"`],
+    [['--feed'], "mds: --feed needs a value: 'sim', 'none' or a comma-separated list of feeds"],
+    [['--feed', 'live'], 'mds: --feed: no feed "live"; the feeds are sim'],
+    [['--feed', 'Sim!'], "mds: --feed must be 'sim', 'none' or a comma-separated list of feeds"],
+    [['--feed', 'sim,none'], "mds: --feed: 'none' cannot be combined with other feeds"],
     [['--sim-rate', '0'], 'mds: --sim-rate must be a number from 0.01 to 100, got "0"'],
     [['--clock-start', 'yesterday'], 'mds: --clock-start must be an ISO 8601 instant'],
     [['--dev-key', 'short'], 'mds: --dev-key must be 8 to 256 printable ASCII characters'],

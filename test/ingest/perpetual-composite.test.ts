@@ -1,9 +1,9 @@
 // The perpetual composite rules (issue 8): median of live bids and of live asks, `source_count`,
 // and the sources left out (stale, crossed or locked, far off the others); no live source → none.
 import { describe, expect, test } from 'bun:test';
-import { BarBuilder } from '../../src/ingest/bar-builder.ts';
+import { ManualClock } from '../../src/clock.ts';
 import { composite, COMPOSITE_RULES, type SourceQuote } from '../../src/ingest/consolidators/perpetual-composite.ts';
-import { PerpetualComposites } from '../../src/ingest/perpetual-composites.ts';
+import { Pipeline } from '../../src/ingest/pipeline.ts';
 import type { CompositeQuote } from '../../src/ingest/ticks.ts';
 import { Store } from '../../src/store/index.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -69,15 +69,15 @@ describe('composite of source quotes', () => {
   });
 });
 
-describe('PerpetualComposites', () => {
-  async function withBtc(run: (c: PerpetualComposites, id: number, quotes: CompositeQuote[], trades: number[][], store: Store) => void): Promise<void> {
+describe('perpetual composite lines of the ingest path', () => {
+  async function withBtc(run: (c: Pipeline, id: number, quotes: CompositeQuote[], trades: number[][], store: Store) => void): Promise<void> {
     using dir = tempDir();
     const store = Store.open({ dataDir: dir.path });
     store.registry.upsert([{ symbol: 'BTCUSDT', assetClass: 'perpetuals', name: 'Bitcoin perpetual (USDT)', market: null, baseSymbol: null, aliases: [], listed: true, decimals: 2 }]);
-    const composites = new PerpetualComposites(store, new BarBuilder(store));
+    const composites = new Pipeline(store, new ManualClock(NOW));
     const quotes: CompositeQuote[] = [];
     const trades: number[][] = [];
-    composites.subscribe({ onQuote: (_e, _s, c) => quotes.push({ ...c }), onTrade: (_e, _s, tsMs, price, size, n) => trades.push([tsMs, price, size ?? NaN, n]) });
+    composites.subscribe({ onQuote: (_e, _s, c, n) => quotes.push({ ...c, sourceCount: n ?? NaN }), onTrade: (_e, _s, tsMs, price, size, n) => trades.push([tsMs, price, size ?? NaN, n ?? NaN]) });
     run(composites, store.registry.bySymbolName('BTCUSDT')!.id, quotes, trades, store);
     await store.close();
   }

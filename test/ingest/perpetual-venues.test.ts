@@ -3,8 +3,7 @@
 // or stale value; deterministic for a seed and a clock.
 import { describe, expect, test } from 'bun:test';
 import { ManualClock } from '../../src/clock.ts';
-import { BarBuilder } from '../../src/ingest/bar-builder.ts';
-import { PerpetualComposites } from '../../src/ingest/perpetual-composites.ts';
+import { Pipeline } from '../../src/ingest/pipeline.ts';
 import { PERPETUALS } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
 import { isSilent, PERPETUAL_VENUES, PerpetualVenues, venueBook } from '../../src/ingest/simulator/perpetual-venues.ts';
@@ -30,9 +29,9 @@ async function run(seed: number, minutes: number): Promise<Published[]> {
   const store = Store.open({ dataDir: dir.path });
   seedRegistry(store, PERPETUALS);
   const clock = new ManualClock(START);
-  const composites = new PerpetualComposites(store, new BarBuilder(store));
+  const composites = new Pipeline(store, clock);
   const published: Published[] = [];
-  composites.subscribe({ onQuote: (e, _s, q) => published.push({ symbol: e.symbol, tsMs: q.tsMs, bid: q.bid, ask: q.ask, sourceCount: q.sourceCount }), onTrade: () => {} });
+  composites.subscribe({ onQuote: (e, _s, q, n) => published.push({ symbol: e.symbol, tsMs: q.tsMs, bid: q.bid, ask: q.ask, sourceCount: n ?? NaN }), onTrade: () => {} });
   const venues = new PerpetualVenues(store, PERPETUALS, composites, clock, { seed, stepMs: 100 });
   venues.open(START);
   for (let t = START + 100; t <= START + minutes * 60_000; t += 100) {

@@ -36,7 +36,7 @@ async function streamServer(limits: Partial<StreamLimits>) {
     btc: store.registry.bySymbolName('BTCUSD')!,
     /** Publishes `n` BTCUSD quotes through the hub, as the pipeline would. */
     publish(n: number) {
-      for (let i = 0; i < n; i++) hub.onQuote(btc, i + 1, { tsMs: 1_772_638_200_000 + i, bid: 95000 + i, ask: 95001 + i, bidSize: 1, askSize: 1 });
+      for (let i = 0; i < n; i++) hub.onQuote(btc, i + 1, { tsMs: 1_772_638_200_000 + i, bid: 95000 + i, ask: 95001 + i, bidSize: 1, askSize: 1 }, null);
     },
     async [Symbol.asyncDispose]() {
       stream.stop();

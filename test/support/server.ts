@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serve, type RunningServer } from '../../src/cli/serve.ts';
 import { parseServeConfig, type ServeConfig } from '../../src/config.ts';
+import type { Feed } from '../../src/domain/feed.ts';
 
 export const TEST_KEY = 'test-key-0123456789';
 /** A Wednesday during the US regular session (10:30 New York, EST), Europe open, Tokyo closed. */
@@ -28,6 +29,8 @@ export interface ServerOptions {
   dataDir?: string;
   /** Keep the data dir after disposal (restart tests reuse it). */
   keepDataDir?: boolean;
+  /** Feeds run besides those of --feed (fake feeds of the feed-boundary tests). */
+  feeds?: readonly Feed[];
 }
 
 const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '0', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
@@ -50,7 +53,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
   const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...(opts.args ?? [])], {}) as ServeConfig;
   const logs: string[] = [];
-  const running: RunningServer = await serve(config, (line) => logs.push(line));
+  const running: RunningServer = await serve(config, (line) => logs.push(line), { feeds: opts.feeds });
   const base = `http://127.0.0.1:${running.port}`;
   let stopped = false;
   const stop = async () => {

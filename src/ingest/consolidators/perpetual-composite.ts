@@ -4,6 +4,8 @@
 // set fraction of the median mid of the live sources). With no source counting there is no
 // composite at all, never a stale value. Pure: numbers in, numbers out, no clock, no I/O.
 
+import { liveMedian, VenueBook } from './policies.ts';
+
 export interface CompositeRules {
   /** A source silent longer than this no longer counts. */
   staleMs: number;
@@ -13,58 +15,6 @@ export interface CompositeRules {
 
 /** 10 s of silence makes a source stale; 0.5% off the median mid makes it an outlier. */
 export const COMPOSITE_RULES: CompositeRules = { staleMs: 10_000, maxDeviation: 0.005 };
-
-/** The latest quote of each source of one symbol, by source index, as flat numbers. */
-export class SourceBook {
-  /** One more than the highest source index seen. */
-  size = 0;
-  has = new Uint8Array(0);
-  tsMs = new Float64Array(0);
-  bid = new Float64Array(0);
-  ask = new Float64Array(0);
-  bidSize = new Float64Array(0);
-  askSize = new Float64Array(0);
-  /** Set by `compositeInto`: 1 where the source counted in the last composite. */
-  counted = new Uint8Array(0);
-  /** Scratch for the medians. */
-  private readonly scratch: number[] = [];
-
-  /** Records a source's quote; a null size is kept as NaN (the composite's size is then null). */
-  set(source: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
-    if (source >= this.has.length) this.grow(Math.max(source + 1, 8));
-    if (source >= this.size) this.size = source + 1;
-    this.has[source] = 1;
-    this.tsMs[source] = tsMs;
-    this.bid[source] = bid;
-    this.ask[source] = ask;
-    this.bidSize[source] = bidSize ?? NaN;
-    this.askSize[source] = askSize ?? NaN;
-  }
-
-  /** Median of `value(source)` over the sources with `flags[source] === 1`. */
-  median(flags: Uint8Array, value: (source: number) => number): number {
-    const xs = this.scratch;
-    xs.length = 0;
-    for (let s = 0; s < this.size; s++) if (flags[s] === 1) xs.push(value(s));
-    xs.sort((a, b) => a - b);
-    const mid = xs.length >> 1;
-    return xs.length % 2 === 1 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
-  }
-
-  private grow(capacity: number): void {
-    const grown = <T extends Float64Array | Uint8Array>(from: T, to: T): T => {
-      to.set(from);
-      return to;
-    };
-    this.has = grown(this.has, new Uint8Array(capacity));
-    this.tsMs = grown(this.tsMs, new Float64Array(capacity));
-    this.bid = grown(this.bid, new Float64Array(capacity));
-    this.ask = grown(this.ask, new Float64Array(capacity));
-    this.bidSize = grown(this.bidSize, new Float64Array(capacity));
-    this.askSize = grown(this.askSize, new Float64Array(capacity));
-    this.counted = new Uint8Array(capacity);
-  }
-}
 
 /** A composite top of book; `tsMs` is the newest quote time among the sources that count. */
 export interface Composite {
@@ -77,16 +27,17 @@ export interface Composite {
 }
 
 /** Whether a source is fresh and uncrossed at `nowMs` (before the outlier test). */
-export function isFreshAndUncrossed(book: SourceBook, source: number, nowMs: number, rules: CompositeRules): boolean {
+export function isFreshAndUncrossed(book: VenueBook, source: number, nowMs: number, rules: CompositeRules): boolean {
   return book.has[source] === 1 && nowMs - book.tsMs[source]! <= rules.staleMs && book.bid[source]! < book.ask[source]! && book.bid[source]! > 0;
 }
 
 /**
- * Writes the composite at `nowMs` into `out` and marks the sources that count in `book.counted`.
- * Returns false, with no source counted, when no source is live or the medians cross.
+ * Writes the composite at `nowMs` into `out` and marks the sources that count in `book.live`.
+ * Returns false, with no source counted, when no source is live or the medians cross. Reads and
+ * writes only the book's flat arrays: no allocation per call.
  */
-export function compositeInto(book: SourceBook, nowMs: number, rules: CompositeRules, out: Composite): boolean {
-  const counted = book.counted;
+export function compositeInto(book: VenueBook, nowMs: number, rules: CompositeRules, out: Composite): boolean {
+  const counted = book.live;
   let fresh = 0;
   for (let s = 0; s < book.size; s++) {
     const ok = isFreshAndUncrossed(book, s, nowMs, rules);
@@ -96,15 +47,16 @@ export function compositeInto(book: SourceBook, nowMs: number, rules: CompositeR
   if (fresh === 0) return false;
   // Far off the others: judged against the median mid of the fresh sources, which one bad source
   // cannot move far. Two sources that disagree cannot tell which is right, and both drop out.
-  const mid = (s: number) => (book.bid[s]! + book.ask[s]!) / 2;
-  const medianMid = book.median(counted, mid);
+  const mid = book.mid;
+  for (let s = 0; s < book.size; s++) mid[s] = (book.bid[s]! + book.ask[s]!) / 2;
+  const medianMid = liveMedian(book, mid);
   let n = 0;
   let tsMs = -Infinity;
   let bidSize = 0;
   let askSize = 0;
   for (let s = 0; s < book.size; s++) {
     if (counted[s] !== 1) continue;
-    if (Math.abs(mid(s) - medianMid) > rules.maxDeviation * medianMid) {
+    if (Math.abs(mid[s]! - medianMid) > rules.maxDeviation * medianMid) {
       counted[s] = 0;
       continue;
     }
@@ -113,8 +65,8 @@ export function compositeInto(book: SourceBook, nowMs: number, rules: CompositeR
     bidSize += book.bidSize[s]!;
     askSize += book.askSize[s]!;
   }
-  const bid = n === 0 ? NaN : book.median(counted, (s) => book.bid[s]!);
-  const ask = n === 0 ? NaN : book.median(counted, (s) => book.ask[s]!);
+  const bid = n === 0 ? NaN : liveMedian(book, book.bid);
+  const ask = n === 0 ? NaN : liveMedian(book, book.ask);
   if (!(bid < ask)) {
     counted.fill(0);
     return false;
@@ -139,7 +91,7 @@ export interface SourceQuote {
 
 /** The composite of a set of source quotes (index = source), or null: the object form, for tests and cold callers. */
 export function composite(sources: readonly (SourceQuote | undefined)[], nowMs: number, rules: CompositeRules = COMPOSITE_RULES): Composite | null {
-  const book = new SourceBook();
+  const book = new VenueBook();
   sources.forEach((q, s) => {
     if (q) book.set(s, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
   });

@@ -1,4 +1,5 @@
-// Consolidation policies per class over the latest quote of each venue.
+// Consolidation policies per class over the latest quote of each venue (the perpetual composite,
+// perpetual-composite.ts, reads the same VenueBook).
 // forex / indices / ETFs / commodities: median composite (stale venues dropped, so no single
 // venue moves the line alone); stocks and crypto: best bid and offer across venues.
 // The consolidator runs them on every venue tick, so they read a flat book (numbers per venue,
@@ -24,6 +25,8 @@ export class VenueBook {
   /** Scratch: the medians' sorted values, and which venues are live in the current call. */
   sorted = new Float64Array(0);
   live = new Uint8Array(0);
+  /** Scratch: each venue's mid, for the outlier test. */
+  mid = new Float64Array(0);
 
   set(venue: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
     if (venue >= this.capacity) this.grow(venue + 1);
@@ -34,6 +37,13 @@ export class VenueBook {
     this.ask[venue] = ask;
     this.bidSize[venue] = bidSize ?? NaN;
     this.askSize[venue] = askSize ?? NaN;
+  }
+
+  /** Forgets a venue's quote (its line went stale); returns false if it had none. */
+  clear(venue: number): boolean {
+    if (venue >= this.size || this.has[venue] !== 1) return false;
+    this.has[venue] = 0;
+    return true;
   }
 
   /** Marks in `live` the venues that count at `nowMs` (quoted within `staleMs`, not crossed or locked); returns how many. */
@@ -69,6 +79,7 @@ export class VenueBook {
     this.askSize = copy(this.askSize, new Float64Array(this.capacity));
     this.sorted = new Float64Array(this.capacity);
     this.live = new Uint8Array(this.capacity);
+    this.mid = new Float64Array(this.capacity);
   }
 }
 
@@ -77,7 +88,7 @@ function nullable(size: number): number | null {
 }
 
 /** Median of the live venues' values of one side (insertion sort: a handful of venues). */
-function liveMedian(book: VenueBook, values: Float64Array): number {
+export function liveMedian(book: VenueBook, values: Float64Array): number {
   const sorted = book.sorted;
   let n = 0;
   for (let v = 0; v < book.size; v++) {
@@ -114,12 +125,33 @@ export function medianInto(book: VenueBook, nowMs: number, staleMs: number, out:
   return true;
 }
 
-/** Highest live bid and lowest live ask, sizes summed over the venues at those prices. False when no venue is live. */
-export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook): boolean {
+/**
+ * With three or more live venues, unmarks those whose mid is further than `maxDeviation` (a
+ * fraction) from the median mid of the live venues. Two venues that disagree cannot tell which is
+ * right, so with two both stay (the crossed-book rule below then applies).
+ */
+function dropOutliers(book: VenueBook, live: number, maxDeviation: number): void {
+  if (live < 3) return;
+  const mid = book.mid;
+  for (let v = 0; v < book.size; v++) mid[v] = (book.bid[v]! + book.ask[v]!) / 2;
+  const median = liveMedian(book, mid);
+  for (let v = 0; v < book.size; v++) {
+    if (book.live[v] === 1 && Math.abs(mid[v]! - median) > maxDeviation * median) book.live[v] = 0;
+  }
+}
+
+/**
+ * Highest live bid and lowest live ask, sizes summed over the venues at those prices. False when no
+ * venue is live. `maxDeviation` (spot crypto) first leaves out venues far from the others' median.
+ * A consolidated book that comes out crossed or locked (venues disagree) is replaced by the
+ * freshest live venue's own book.
+ */
+export function bestInto(book: VenueBook, nowMs: number, staleMs: number, out: TopOfBook, maxDeviation: number | null = null): boolean {
   let bid = -Infinity;
   let ask = Infinity;
   let freshest = -1;
-  book.markLive(nowMs, staleMs);
+  const live = book.markLive(nowMs, staleMs);
+  if (maxDeviation !== null) dropOutliers(book, live, maxDeviation);
   for (let v = 0; v < book.size; v++) {
     if (book.live[v] !== 1) continue;
     if (book.bid[v]! > bid) bid = book.bid[v]!;

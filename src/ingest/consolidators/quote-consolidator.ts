@@ -19,6 +19,22 @@ export const CLASS_QUOTE_POLICY: Record<AssetClass, QuotePolicy> = {
   overnight: 'best',
 };
 
+/**
+ * Spot crypto: with three or more live venues, a venue whose mid is further than this fraction from
+ * the median mid of the live venues is an outlier and left out (a broken or lagging venue cannot
+ * set the best bid or offer). Other classes: no outlier test (null).
+ */
+export const CLASS_OUTLIER_LIMIT: Record<AssetClass, number | null> = {
+  crypto: 0.01,
+  stocks: null,
+  forex: null,
+  indices: null,
+  etfs: null,
+  commodities: null,
+  perpetuals: null,
+  overnight: null,
+};
+
 /** Spec, class rule 1: outside the regular session an ETF quote is published only within 0.5% of mid. */
 export const ETF_EXTENDED_MAX_SPREAD = 0.005;
 
@@ -27,6 +43,8 @@ export interface ConsolidatorOptions {
   decimals: number;
   /** A venue silent this long no longer counts. */
   staleMs: number;
+  /** Best-bid-offer lines: the outlier limit (CLASS_OUTLIER_LIMIT); null or absent: no outlier test. */
+  maxDeviation?: number | null;
   /** Returns false when a quote must be held back at this instant (ETF rule); default: never. */
   gate?: (q: Omit<ConsolidatedQuote, 'tsMs'>, tsMs: number) => boolean;
 }
@@ -35,6 +53,7 @@ export class QuoteConsolidator {
   private readonly book = new VenueBook();
   private readonly policy: QuotePolicy;
   private readonly staleMs: number;
+  private readonly maxDeviation: number | null;
   private readonly gate: ConsolidatorOptions['gate'];
   /** The result handed out: reused, so it is valid until the next call. */
   private readonly out: ConsolidatedQuote = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null };
@@ -48,6 +67,7 @@ export class QuoteConsolidator {
   constructor(opts: ConsolidatorOptions) {
     this.policy = opts.policy;
     this.staleMs = opts.staleMs;
+    this.maxDeviation = opts.maxDeviation ?? null;
     this.gate = opts.gate;
     this.scale = 10 ** (opts.decimals + 1);
   }
@@ -57,24 +77,44 @@ export class QuoteConsolidator {
    * change. The returned object is reused by the next call: read it now or copy it.
    */
   onQuote(q: VenueQuote): ConsolidatedQuote | null {
+    return this.quoteFrom(q.venue, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
+  }
+
+  /** `onQuote` with the quote's fields as arguments (the hot path: no object per tick). */
+  quoteFrom(venue: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): ConsolidatedQuote | null {
     const next = this.out;
     if (this.policy === 'raw') {
-      if (!(q.bid < q.ask)) return null;
-      next.bid = q.bid;
-      next.ask = q.ask;
+      if (!(bid < ask)) return null;
+      next.bid = bid;
+      next.ask = ask;
       next.bidSize = null;
       next.askSize = null;
-    } else {
-      this.book.set(q.venue, q.tsMs, q.bid, q.ask, q.bidSize, q.askSize);
-      const found = this.policy === 'best' ? bestInto(this.book, q.tsMs, this.staleMs, next) : medianInto(this.book, q.tsMs, this.staleMs, next);
-      if (!found) return null;
+      return this.publish(tsMs);
     }
+    this.book.set(venue, tsMs, bid, ask, bidSize, askSize);
+    return this.recompute(tsMs);
+  }
+
+  /** The venue's line is no longer current: it leaves the book; returns the line without it, or null (unchanged or nothing left). */
+  dropVenue(venue: number, nowMs: number): ConsolidatedQuote | null {
+    if (this.policy === 'raw' || !this.book.clear(venue)) return null;
+    return this.recompute(nowMs);
+  }
+
+  private recompute(atMs: number): ConsolidatedQuote | null {
+    const next = this.out;
+    const found = this.policy === 'best' ? bestInto(this.book, atMs, this.staleMs, next, this.maxDeviation) : medianInto(this.book, atMs, this.staleMs, next);
+    return found ? this.publish(atMs) : null;
+  }
+
+  private publish(atMs: number): ConsolidatedQuote | null {
+    const next = this.out;
     next.bid = Math.round(next.bid * this.scale) / this.scale;
     next.ask = Math.round(next.ask * this.scale) / this.scale;
-    if (this.gate && !this.gate(next, q.tsMs)) return null;
+    if (this.gate && !this.gate(next, atMs)) return null;
     if (next.bid === this.lastBid && next.ask === this.lastAsk && next.bidSize === this.lastBidSize && next.askSize === this.lastAskSize) return null;
     // Strictly increasing per symbol, so no two ticks of a line share a timestamp (spec: forex ts).
-    const tsMs = q.tsMs > this.lastTsMs ? q.tsMs : this.lastTsMs + 1;
+    const tsMs = atMs > this.lastTsMs ? atMs : this.lastTsMs + 1;
     this.lastTsMs = tsMs;
     this.lastBid = next.bid;
     this.lastAsk = next.ask;

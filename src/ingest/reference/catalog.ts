@@ -1,6 +1,6 @@
 // The built-in instrument catalog: every instrument the service knows without configuration, with the
 // reference parameters the simulator prices it with. The data lives in one file per asset class.
-// Perpetual futures are a list of their own: their venues feed the composites, not the pipeline.
+// Perpetual futures are a list of their own: the ingest path consolidates them as composites.
 // The overnight lines too: they repeat US stock and ETF names as series of their own.
 import type { InstrumentSpec } from '../../domain/instrument.ts';
 import { COMMODITIES } from './commodities.ts';

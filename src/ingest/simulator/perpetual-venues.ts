@@ -6,7 +6,7 @@
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/index.ts';
-import type { VenueQuote, VenueTrade } from '../ticks.ts';
+import type { VenueTickInput } from '../ticks.ts';
 import { quoteAround, roundTo, sigmaOver, SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND, stepPrice, type VenueBook } from './price-model.ts';
 import { Rng, seedFor } from './random.ts';
 import { startPrice, VENUES_PER_CLASS } from './simulator.ts';
@@ -23,10 +23,7 @@ const DRIFT_CYCLE_MS = 300_000;
 const DRIFT_BPS = 150;
 
 /** Where the composites take venue ticks. */
-export interface CompositeInput {
-  onVenueQuote(symId: number, q: VenueQuote): void;
-  onVenueTrade(symId: number, t: VenueTrade): void;
-}
+export type CompositeInput = VenueTickInput;
 
 export interface PerpetualVenueOptions {
   seed: number;

@@ -1,12 +1,12 @@
 // The built-in feed: several simulated venues per instrument, quoting and trading around a random
 // walk, each only while its market is open. Deterministic for a seed and a clock. It feeds the
-// pipeline exactly as a live adapter would.
+// ingest path as a live adapter would (through the sim feed's sink, sim-feed.ts).
 import { CLASS_POLICY, registryKeyOf } from '../../domain/asset-classes.ts';
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import type { Clock } from '../../clock.ts';
 import { isOpenAt, usRegularSessionAt } from '../../market/index.ts';
 import type { Store } from '../../store/index.ts';
-import type { Pipeline } from '../pipeline.ts';
+import type { VenueTickInput } from '../ticks.ts';
 import { calendarOf } from './hours.ts';
 import { roundTo, quoteAround, sigmaOver, SIM_QUOTES_PER_SECOND, SIM_TRADES_PER_SECOND, stepPrice, tradeSize } from './price-model.ts';
 import { Rng, seedFor } from './random.ts';
@@ -52,7 +52,7 @@ export class Simulator {
   constructor(
     store: Store,
     specs: readonly InstrumentSpec[],
-    private readonly pipeline: Pipeline,
+    private readonly pipeline: VenueTickInput,
     private readonly clock: Clock,
     opts: SimulatorOptions,
   ) {
