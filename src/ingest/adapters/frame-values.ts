@@ -1,6 +1,6 @@
 // Small readers shared by the venue parsers: the frame's JSON, decimal strings, typed failures.
 // Each is cheap enough for the per-frame path (one JSON.parse, no regexes, no copies).
-import type { VenueParseError } from './venue-protocol.ts';
+import type { VenueEvent, VenueParseError } from './venue-protocol.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -25,4 +25,22 @@ export function decimal(v: unknown): number {
 /** A price or size sent as a JSON number; NaN when absent or not finite. */
 export function finite(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+}
+
+/**
+ * A frame that is a JSON array of messages (Massive, Alpaca): each message to an event by `eventOf`
+ * (null: a message mds does not use); one malformed message makes the whole frame a parse error.
+ */
+export function parseEventArray(frame: string, eventOf: (message: unknown) => VenueEvent | VenueParseError | null): VenueEvent[] | VenueParseError {
+  const data = readJson(frame);
+  if (data === undefined) return parseFailure('frame is not JSON');
+  if (!Array.isArray(data)) return parseFailure('frame is not a JSON array of messages');
+  const out: VenueEvent[] = [];
+  for (let i = 0; i < data.length; i++) {
+    const ev = eventOf(data[i]);
+    if (ev === null) continue;
+    if (ev.type === 'parse-error') return ev;
+    out.push(ev);
+  }
+  return out;
 }

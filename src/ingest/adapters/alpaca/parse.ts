@@ -6,6 +6,7 @@
 // subscription, 500 internal error. Shapes: alpacahq/alpaca-docs, market-data-api
 // stock-pricing-data/realtime.md and crypto-pricing-data/realtime.md, data/webapi/entities.
 import { parseIsoMs } from '../parse-iso-ms.ts';
+import { parseEventArray } from '../frame-values.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 const fail = (message: string): VenueParseError => ({ type: 'parse-error', message });
@@ -61,19 +62,5 @@ function eventOf(e: unknown): VenueEvent | VenueParseError | null {
 }
 
 export function parseAlpacaFrame(frame: string, _recvMs: number): VenueEvent[] | VenueParseError {
-  let data: unknown;
-  try {
-    data = JSON.parse(frame);
-  } catch {
-    return fail('frame is not JSON');
-  }
-  if (!Array.isArray(data)) return fail('frame is not a JSON array of messages');
-  const out: VenueEvent[] = [];
-  for (let i = 0; i < data.length; i++) {
-    const ev = eventOf(data[i]);
-    if (ev === null) continue;
-    if (ev.type === 'parse-error') return ev;
-    out.push(ev);
-  }
-  return out;
+  return parseEventArray(frame, eventOf);
 }

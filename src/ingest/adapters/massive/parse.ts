@@ -3,6 +3,7 @@
 // (connected, auth_success, auth_failed, success, max_connections, error). Times are epoch ms.
 // Shapes: the vendor's WebSocket specification (massive-com/client-go .massive/websocket.json,
 // websocket/models/models.go) and its WebSocket docs.
+import { parseEventArray } from '../frame-values.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 const fail = (message: string): VenueParseError => ({ type: 'parse-error', message });
@@ -87,19 +88,5 @@ function eventOf(e: unknown): VenueEvent | VenueParseError | null {
 
 /** One Massive frame to events; a frame with a malformed event is a parse error for the whole frame. */
 export function parseMassiveFrame(frame: string, _recvMs: number): VenueEvent[] | VenueParseError {
-  let data: unknown;
-  try {
-    data = JSON.parse(frame);
-  } catch {
-    return fail('frame is not JSON');
-  }
-  if (!Array.isArray(data)) return fail('frame is not a JSON array of events');
-  const out: VenueEvent[] = [];
-  for (let i = 0; i < data.length; i++) {
-    const ev = eventOf(data[i]);
-    if (ev === null) continue;
-    if (ev.type === 'parse-error') return ev;
-    out.push(ev);
-  }
-  return out;
+  return parseEventArray(frame, eventOf);
 }
