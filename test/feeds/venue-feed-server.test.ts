@@ -81,6 +81,7 @@ describe('a venue feed in the real server', () => {
     await until(async () => (await feedReport())!.parse_errors === 1, 'the parse error to be counted');
     expect(await tradeFlows()).toBe(true);
     expect(venue.openConnections).toBe(1);
+    await until(async () => server.logs.some((l) => l.includes('cannot parse a frame')), 'the parse error to be logged');
     expect(server.logs.filter((l) => l.includes('cannot parse a frame')).length).toBe(1);
   });
 
@@ -104,7 +105,7 @@ describe('a keyed upstream whose key is refused', () => {
     const report = async () => ((await keyed.json('/health')).body.feeds as (FeedReport & { reason: string | null })[]).find((f) => f.id === 'massive');
     await until(async () => (await report())?.state === 'failed', 'the feed to fail');
     expect((await report())!.reason).toContain('authentication failed');
-    expect(keyed.logs.some((l) => l.includes('massive') && l.includes('authentication failed'))).toBe(true);
+    await until(async () => keyed.logs.some((l) => l.includes('massive') && l.includes('authentication failed')), 'the failure to be logged');
     expect(keyed.logs.join('\n')).not.toContain('not-a-real-key');
     expect(refusing.connections.length).toBe(1);
     expect((await keyed.json('/crypto/symbols')).status).toBe(200);

@@ -29,6 +29,13 @@ class RecordingSink implements FeedSink {
 }
 
 const FAST = { backoffMinMs: 10, backoffMaxMs: 50 };
+
+/** How many frames subscribing these symbols takes, batch by batch within the venue's limit. */
+function subscribeFrameCount(protocol: VenueProtocol, symbols: readonly string[]): number {
+  let frames = 0;
+  for (let i = 0; i < symbols.length; i += protocol.maxSymbolsPerFrame) frames += protocol.subscribeFrames(symbols.slice(i, i + protocol.maxSymbolsPerFrame), 1).length;
+  return frames;
+}
 const wait = (probe: () => boolean, what: string) => until(async () => probe(), what);
 
 async function withFeed(feed: Feed, body: (sink: RecordingSink) => Promise<void>): Promise<void> {
@@ -81,7 +88,9 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('venue client over a local 
     const logs: string[] = [];
     const feed = createVenueFeed(protocol, { url: venue.url, instruments, silentMs, ...FAST }, { inThread: true, nowMs: () => clock.nowMs(), log: (l) => logs.push(l) });
     await withFeed(feed, async (sink) => {
-      await wait(() => venue.connections[0]?.received.length === 1, 'the subscription');
+      // Every subscribe frame first (venues with one symbol a frame send several, paced): the quote
+      // sent after them arrives after their answers, so no answer lands once the clock has moved.
+      await wait(() => (venue.connections[0]?.received.length ?? 0) >= subscribeFrameCount(protocol, [a, b]), 'the whole subscription');
       venue.sendQuote(a);
       await wait(() => sink.quotes.length === 1, 'the quote');
       venue.silent = true;
