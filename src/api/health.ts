@@ -33,6 +33,9 @@ function feedBody(h: FeedHealth, nowMs: number): HealthBody['feeds'][number] {
     instruments: h.instruments,
     reason: h.reason,
     instrument_errors: h.instrumentErrors ?? {},
+    ticks: h.ticks ?? null,
+    conflated_quotes: h.conflated ?? 0,
+    dropped_ticks: h.dropped ?? 0,
   };
 }
 

@@ -55,6 +55,12 @@ export interface FeedHealth {
   sequenceGaps?: number;
   /** Venue errors reported for single instruments, by mds symbol. */
   instrumentErrors?: Record<string, string>;
+  /** Quotes and trades the feed produced since it started (a feed that does not count leaves it out). */
+  ticks?: number;
+  /** Quotes replaced by a newer quote of the same instrument before ingest, because the serving thread was behind. */
+  conflated?: number;
+  /** Ticks dropped before ingest because the hand-over queue was full. */
+  dropped?: number;
 }
 
 /** What a feed's history backfill is asked to cover. */

@@ -18,6 +18,12 @@ export const FeedHealthSchema = T.Object(
     reason: T.Union([T.String(), T.Null()]),
     /** Venue errors for single instruments, by mds symbol. */
     instrument_errors: T.Record(T.String(), T.String()),
+    /** Quotes and trades the feed produced since it started; null for a feed that does not count them. */
+    ticks: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+    /** Quotes replaced by a newer quote of the same instrument before ingest, because the serving thread was behind. */
+    conflated_quotes: T.Integer({ minimum: 0 }),
+    /** Ticks dropped before ingest because the feed's hand-over queue was full. */
+    dropped_ticks: T.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );

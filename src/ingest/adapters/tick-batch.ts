@@ -1,5 +1,12 @@
 // The wire between a venue worker and the serving thread: ticks packed as fixed-width records in a
 // Float64Array (transferred, never copied or serialized per tick), null sizes as NaN.
+//
+// Flow control: the worker hands over at most one batch at a time and the serving thread
+// acknowledges it once ingested, so the serving thread never has more than one batch of feed work
+// queued in front of its requests. While a batch is out, ticks wait in the worker's queue; if the
+// serving thread falls behind (the queue is held), a quote replaces the waiting quote of the same
+// instrument (conflation: the latest book is what consolidation needs), trades and stale marks are
+// kept in order, and only past the queue's bound is a tick dropped (counted).
 import type { FeedSink } from '../../domain/feed.ts';
 
 /** Slots per record: kind, instrument, tsMs, then four values (bid, ask, bidSize, askSize or price, size). */
@@ -8,44 +15,103 @@ const QUOTE = 0;
 const TRADE = 1;
 const STALE = 2;
 
-/** Packs sink calls; `flush` hands over what was packed since the last flush. */
-export class TickBatcher implements FeedSink {
+export interface TickQueueCounters {
+  /** Ticks the feed produced (quotes and trades). */
+  ticks: number;
+  /** Quotes replaced by a newer quote of the same instrument while the serving thread was behind. */
+  conflated: number;
+  /** Ticks dropped because the queue was full. */
+  dropped: number;
+}
+
+/**
+ * Packs sink calls into records and hands them over in batches of at most `batchRecords`. With
+ * `held` set (a batch is out and not yet acknowledged) quotes are conflated as described above.
+ */
+export class TickQueue implements FeedSink {
   private buf: Float64Array;
+  private head = 0;
   private n = 0;
+  /** By instrument: the record of its latest waiting quote (valid only while it still holds that quote). */
+  private slotOf = new Int32Array(0);
+  held = false;
+  readonly counters: TickQueueCounters = { ticks: 0, conflated: 0, dropped: 0 };
 
   constructor(
-    private readonly capacity: number,
-    private readonly handOver: (batch: Float64Array) => void,
+    private readonly batchRecords: number,
+    /** The queue's bound in records; past it new ticks are dropped (counted). */
+    private readonly maxRecords: number = 1 << 17,
   ) {
-    this.buf = new Float64Array(capacity * RECORD);
+    this.buf = new Float64Array(Math.min(batchRecords * 4, maxRecords) * RECORD);
   }
 
   quote(instrument: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
-    this.put(QUOTE, instrument, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
+    this.counters.ticks++;
+    if (this.held) {
+      const slot = instrument < this.slotOf.length ? this.slotOf[instrument]! : -1;
+      if (slot >= this.head && slot < this.n) {
+        const o = slot * RECORD;
+        const buf = this.buf;
+        if (buf[o] === QUOTE && buf[o + 1] === instrument) {
+          buf[o + 2] = tsMs;
+          buf[o + 3] = bid;
+          buf[o + 4] = ask;
+          buf[o + 5] = bidSize ?? NaN;
+          buf[o + 6] = askSize ?? NaN;
+          this.counters.conflated++;
+          return;
+        }
+      }
+    }
+    const at = this.put(QUOTE, instrument, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
+    if (at >= 0) this.setSlot(instrument, at);
   }
 
   trade(instrument: number, tsMs: number, price: number, size: number | null): void {
+    this.counters.ticks++;
+    // A later quote must not move ahead of this trade: it starts a new waiting quote.
+    this.setSlot(instrument, -1);
     this.put(TRADE, instrument, tsMs, price, size ?? NaN, NaN, NaN);
   }
 
   stale(instrument: number): void {
+    this.setSlot(instrument, -1);
     this.put(STALE, instrument, 0, NaN, NaN, NaN, NaN);
   }
 
+  /** Records waiting to be handed over. */
   get pending(): number {
-    return this.n;
+    return this.n - this.head;
   }
 
-  flush(): void {
-    if (this.n === 0) return;
-    const out = this.buf.slice(0, this.n * RECORD);
-    this.n = 0;
-    this.handOver(out);
+  /** The next batch (at most `batchRecords` records, oldest first), or null when nothing waits. */
+  take(): Float64Array | null {
+    if (this.n === this.head) return null;
+    const end = Math.min(this.n, this.head + this.batchRecords);
+    const out = this.buf.slice(this.head * RECORD, end * RECORD);
+    this.head = end;
+    if (this.head === this.n) this.head = this.n = 0;
+    return out;
   }
 
-  private put(kind: number, i: number, ts: number, a: number, b: number, c: number, d: number): void {
-    if (this.n === this.capacity) this.flush();
-    const o = this.n * RECORD;
+  private setSlot(instrument: number, at: number): void {
+    if (instrument >= this.slotOf.length) {
+      if (at < 0) return;
+      const grown = new Int32Array(Math.max(instrument + 1, this.slotOf.length * 2, 64)).fill(-1);
+      grown.set(this.slotOf);
+      this.slotOf = grown;
+    }
+    this.slotOf[instrument] = at;
+  }
+
+  /** Appends a record; its index, or -1 when the queue is full and the tick was dropped. */
+  private put(kind: number, i: number, ts: number, a: number, b: number, c: number, d: number): number {
+    if (this.n * RECORD === this.buf.length && !this.makeRoom()) {
+      if (kind !== STALE) this.counters.dropped++;
+      return -1;
+    }
+    const at = this.n++;
+    const o = at * RECORD;
     const buf = this.buf;
     buf[o] = kind;
     buf[o + 1] = i;
@@ -54,7 +120,26 @@ export class TickBatcher implements FeedSink {
     buf[o + 4] = b;
     buf[o + 5] = c;
     buf[o + 6] = d;
-    this.n++;
+    return at;
+  }
+
+  /** Moves the waiting records to the front, or grows the buffer up to the bound; false when full. */
+  private makeRoom(): boolean {
+    if (this.head > 0) {
+      const shift = this.head;
+      this.buf.copyWithin(0, shift * RECORD, this.n * RECORD);
+      this.n -= shift;
+      this.head = 0;
+      const slots = this.slotOf;
+      for (let i = 0; i < slots.length; i++) slots[i] = slots[i]! >= shift ? slots[i]! - shift : -1;
+      return true;
+    }
+    const records = this.buf.length / RECORD;
+    if (records >= this.maxRecords) return false;
+    const grown = new Float64Array(Math.min(records * 2, this.maxRecords) * RECORD);
+    grown.set(this.buf);
+    this.buf = grown;
+    return true;
   }
 }
 

@@ -55,7 +55,14 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       worker = w;
       w.onmessage = (event: MessageEvent<FromWorker>) => {
         const msg = event.data;
-        if (msg.type === 'ticks') deliverBatch(msg.batch, sink);
+        if (msg.type === 'ticks') {
+          // Acknowledged once ingested (even if ingesting threw): the worker sends more only then.
+          try {
+            deliverBatch(msg.batch, sink);
+          } finally {
+            w.postMessage({ type: 'ack' } satisfies ToWorker);
+          }
+        }
         else if (msg.type === 'health') health = { ...msg.health, instruments: instruments.length };
         else if (msg.type === 'log') log(msg.line);
       };

@@ -133,6 +133,9 @@ export class SimFeed implements Feed {
       parseErrors: 0,
       instruments: this.list.length,
       reason: null,
+      ticks: this.messages,
+      conflated: 0,
+      dropped: 0,
     };
   }
 }
