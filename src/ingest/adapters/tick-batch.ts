@@ -145,13 +145,22 @@ export class TickQueue implements FeedSink {
 
 const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
-/** Replays a packed batch into a sink, in order. */
-export function deliverBatch(batch: Float64Array, sink: FeedSink): void {
-  for (let o = 0; o + RECORD <= batch.length; o += RECORD) {
+/**
+ * Replays a packed batch into a sink, in order, from record offset `from`. With a time budget it
+ * stops once the budget is spent (checked every few records) and returns where to go on; the
+ * batch's length when it is done.
+ */
+export function deliverBatch(batch: Float64Array, sink: FeedSink, from = 0, budgetMs = Infinity): number {
+  const deadline = budgetMs === Infinity ? Infinity : performance.now() + budgetMs;
+  let o = from;
+  while (o + RECORD <= batch.length) {
     const kind = batch[o]!;
     const i = batch[o + 1]!;
     if (kind === QUOTE) sink.quote(i, batch[o + 2]!, batch[o + 3]!, batch[o + 4]!, orNull(batch[o + 5]!), orNull(batch[o + 6]!));
     else if (kind === TRADE) sink.trade(i, batch[o + 2]!, batch[o + 3]!, orNull(batch[o + 4]!));
     else sink.stale(i);
+    o += RECORD;
+    if ((o / RECORD) % 16 === 0 && performance.now() >= deadline) break;
   }
+  return o;
 }

@@ -37,6 +37,13 @@ function workerUrl(): string {
   return (compiled ? new URL('./ingest/adapters/venue-worker.ts', import.meta.url) : new URL('./venue-worker.ts', import.meta.url)).href;
 }
 
+/**
+ * The serving thread ingests a batch in slices of this much time at most, answering requests in
+ * between: a batch whose ticks are expensive (each published to many subscribers) never holds the
+ * event loop for longer.
+ */
+const SLICE_MS = 2;
+
 /** How long stop() waits for the worker to close its socket before terminating it. */
 const STOP_GRACE_MS = 1000;
 
@@ -53,18 +60,47 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       health = { ...health, state: 'connecting' };
       const w = new Worker(workerUrl());
       worker = w;
+      // Batches wait here in order while one is ingested slice by slice; a health report behind
+      // them waits too, so the serving thread never sees a state ahead of its data.
+      const waiting: (Float64Array | FeedHealth)[] = [];
+      let at = 0;
+      let slicing = false;
+      const ingest = () => {
+        slicing = false;
+        while (waiting.length > 0) {
+          const batch = waiting[0]!;
+          if (!(batch instanceof Float64Array)) {
+            health = { ...batch, instruments: instruments.length };
+            waiting.shift();
+            continue;
+          }
+          try {
+            at = deliverBatch(batch, sink, at, SLICE_MS);
+          } catch (err) {
+            log(`feed ${protocol.id}: ingesting a batch failed: ${err instanceof Error ? err.message : String(err)}`);
+            at = batch.length;
+          }
+          if (at < batch.length) {
+            // The slice is spent: requests and sockets go first, then the rest of the batch.
+            slicing = true;
+            setImmediate(ingest);
+            return;
+          }
+          waiting.shift();
+          at = 0;
+          // Acknowledged once ingested: the worker sends more only then.
+          if (worker === w) w.postMessage({ type: 'ack' } satisfies ToWorker);
+        }
+      };
       w.onmessage = (event: MessageEvent<FromWorker>) => {
         const msg = event.data;
         if (msg.type === 'ticks') {
-          // Acknowledged once ingested (even if ingesting threw): the worker sends more only then.
-          try {
-            deliverBatch(msg.batch, sink);
-          } finally {
-            w.postMessage({ type: 'ack' } satisfies ToWorker);
-          }
-        }
-        else if (msg.type === 'health') health = { ...msg.health, instruments: instruments.length };
-        else if (msg.type === 'log') log(msg.line);
+          waiting.push(msg.batch);
+          if (!slicing) ingest();
+        } else if (msg.type === 'health') {
+          if (waiting.length > 0) waiting.push(msg.health);
+          else health = { ...msg.health, instruments: instruments.length };
+        } else if (msg.type === 'log') log(msg.line);
       };
       w.onerror = (event) => {
         // A worker that dies takes only its own feed down; the server goes on with what it has.

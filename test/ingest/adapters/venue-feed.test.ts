@@ -10,7 +10,7 @@ import { createVenueFeed } from '../../../src/ingest/adapters/venue-feed.ts';
 import { PARSE_ERROR_LOG_EVERY_MS, VenueClient } from '../../../src/ingest/adapters/venue-client.ts';
 import type { VenueProtocol } from '../../../src/ingest/adapters/venue-protocol.ts';
 import { until } from '../../support/cli.ts';
-import { framesFromFixtures, LocalVenue } from '../../support/local-venue.ts';
+import { aim, framesFromFixtures, LocalVenue } from '../../support/local-venue.ts';
 import { TEST_VENUE_FRAMES, testVenueProtocol } from '../../support/test-venue-protocol.ts';
 
 class RecordingSink implements FeedSink {
@@ -290,6 +290,50 @@ describe('venue feed in a worker', () => {
       await wait(() => feed.health().state === 'failed', 'the failed state');
       expect(feed.health().reason).toBe('no venue protocol test-venue in the registry (run it with inThread)');
       expect(logs).toEqual(['feed test-venue: no venue protocol test-venue in the registry (run it with inThread)']);
+    });
+  });
+});
+
+describe('venue feed in a worker, behind a busy serving thread', () => {
+  const binance = VENUE_PROTOCOLS.find((p) => p.id === 'binance')!;
+  const frames = framesFromFixtures('binance');
+  const instruments = binance.defaultInstruments.slice(0, 2);
+  const a = instruments[0]!.venueSymbol;
+  const bidOf = (k: number) => 10 + k / 10_000;
+  const template = aim(frames.quote, a);
+  const ask = Number(/"a":"([0-9.]+)"/.exec(template)![1]);
+  const quoteFrame = (k: number) => template.replace(/"b":"[0-9.]+"/, `"b":"${bidOf(k).toFixed(8)}"`);
+
+  test('quotes conflate to the latest book, trades all arrive in order, and health counts both', async () => {
+    expect(quoteFrame(1)).toContain('"b":"10.00010000"');
+    expect(ask).toBeGreaterThan(bidOf(100_000));
+    await using venue = new LocalVenue(frames);
+    const feed = createVenueFeed(binance, { url: venue.url, instruments, ...FAST });
+    const bursts = { quotes: 0, trades: 0 };
+    await withFeed(feed, async (sink) => {
+      await wait(() => venue.connections[0]?.received.length === subscribeFrameCount(binance, [a, instruments[1]!.venueSymbol]), 'the subscription');
+      // Bursts far larger than the batches the worker may have out, sent while this thread (the
+      // serving thread) is held busy: once four batches wait unacknowledged the worker conflates.
+      for (let burst = 0; burst < 5 && (feed.health().conflated ?? 0) === 0; burst++) {
+        for (let k = 1; k <= 20_000; k++) {
+          venue.send(quoteFrame(bursts.quotes + k));
+          if (k % 2_000 === 0) venue.sendTrade(a), bursts.trades++;
+        }
+        bursts.quotes += 20_000;
+        const busyUntil = performance.now() + 500;
+        while (performance.now() < busyUntil) {
+          // held busy, as a serving thread answering a burst of requests would be
+        }
+        await wait(() => feed.health().ticks === bursts.quotes + bursts.trades, 'every tick counted');
+      }
+      const health = feed.health();
+      expect(health.conflated).toBeGreaterThan(0);
+      expect(health.dropped).toBe(0);
+      await wait(() => sink.quotes.length + (feed.health().conflated ?? 0) === bursts.quotes, 'every quote ingested or conflated');
+      expect(sink.quotes.at(-1)).toEqual({ i: 0, bid: bidOf(bursts.quotes), ask });
+      expect(sink.trades.length).toBe(bursts.trades);
+      const bids = sink.quotes.map((q) => q.bid);
+      expect(bids).toEqual([...bids].sort((x, y) => x - y));
     });
   });
 });
