@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import type { FeedSink } from '../../../src/domain/feed.ts';
-import { deliverBatch, TickQueue } from '../../../src/ingest/adapters/tick-batch.ts';
+import { deliverBatch, RECORD, TickQueue } from '../../../src/ingest/adapters/tick-batch.ts';
 
 type Call = ['quote', number, number, number, number, number | null, number | null] | ['trade', number, number, number, number | null] | ['stale', number];
 
@@ -164,5 +164,20 @@ describe('tick batches', () => {
     queue.trade(0, 99, 1, null);
     drain(queue, recorder(got));
     expect(got.at(-1)).toEqual(['trade', 0, 99, 1, null]);
+  });
+
+  test('a batch delivered in slices arrives whole and in order, each slice stopping when its time is spent', () => {
+    const queue = new TickQueue(100);
+    const calls: Call[] = [];
+    for (let k = 0; k < 100; k++) calls.push(k % 3 === 0 ? ['trade', k % 5, k, 100 + k, null] : ['quote', k % 5, k, k, k + 1, 1, null]);
+    for (const c of calls) feed(queue, c);
+    const batch = queue.take()!;
+    const got: Call[] = [];
+    const sink = recorder(got);
+    const stops: number[] = [];
+    // A spent budget: each slice delivers the minimum (16 records) and says where to go on.
+    for (let at = 0; at < batch.length; ) stops.push((at = deliverBatch(batch, sink, at, 0)));
+    expect(stops).toEqual([16, 32, 48, 64, 80, 96, 100].map((r) => r * RECORD));
+    expect(got).toEqual(calls);
   });
 });
