@@ -5,6 +5,7 @@
 // behind and the queue conflates quotes (tick-batch.ts).
 import type { FeedHealth } from '../../domain/feed.ts';
 import { venueProtocolById } from './registry.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 import { TickQueue } from './tick-batch.ts';
 import { VenueClient } from './venue-client.ts';
 import type { VenueFeedSettings } from './venue-protocol.ts';
@@ -38,6 +39,7 @@ let healthTimer: ReturnType<typeof setInterval> | null = null;
 self.onmessage = (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'start' && client === null) {
+    lowerThreadPriority();
     const protocol = venueProtocolById(msg.protocolId);
     if (protocol === undefined) {
       // Only registered protocols can run in a worker (functions do not cross); others run in-thread.

@@ -3,10 +3,12 @@
 // (public) protocols run from their recorded fixtures; a tiny keyed test protocol covers what no
 // public venue does on demand.
 import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
 import { ManualClock } from '../../../src/clock.ts';
 import type { Feed, FeedHealth, FeedSink } from '../../../src/domain/feed.ts';
 import { VENUE_PROTOCOLS } from '../../../src/ingest/adapters/registry.ts';
 import { createVenueFeed } from '../../../src/ingest/adapters/venue-feed.ts';
+import { FEED_WORKER_NICE } from '../../../src/ingest/adapters/thread-priority.ts';
 import { PARSE_ERROR_LOG_EVERY_MS, VenueClient } from '../../../src/ingest/adapters/venue-client.ts';
 import type { VenueProtocol } from '../../../src/ingest/adapters/venue-protocol.ts';
 import { until } from '../../support/cli.ts';
@@ -290,6 +292,25 @@ describe('venue feed in a worker', () => {
       await wait(() => feed.health().state === 'failed', 'the failed state');
       expect(feed.health().reason).toBe('no venue protocol test-venue in the registry (run it with inThread)');
       expect(logs).toEqual(['feed test-venue: no venue protocol test-venue in the registry (run it with inThread)']);
+    });
+  });
+});
+
+describe('venue feed in a worker, beside the serving thread', () => {
+  const niceOf = (tid: string | number) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+  /** Nice of each Worker thread of this process (Bun names its worker threads so). */
+  const workerNices = (): number[] => readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === 'Worker').map(niceOf);
+
+  test.if(process.platform === 'linux')('runs below the serving thread\'s priority, so requests go first on a shared core', async () => {
+    const binance = VENUE_PROTOCOLS.find((p) => p.id === 'binance')!;
+    await using venue = new LocalVenue(framesFromFixtures('binance'));
+    const feed = createVenueFeed(binance, { url: venue.url, instruments: binance.defaultInstruments.slice(0, 1), ...FAST });
+    await withFeed(feed, async () => {
+      await wait(() => venue.connections.length === 1, 'the connection');
+      const nices = workerNices();
+      expect(nices.length).toBeGreaterThan(0);
+      expect(nices.every((n) => n === FEED_WORKER_NICE)).toBe(true);
+      expect(niceOf(process.pid)).toBe(0);
     });
   });
 });
