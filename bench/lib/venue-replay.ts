@@ -258,13 +258,14 @@ function pump(s: Sock): void {
     c.end = starts[c.next + n]!;
     c.next = (c.next + n) % C;
   }
-  // Still more to write: carry on after other work had its turn.
+  // Still more to write: carry on after other work had its turn. A timer, not setImmediate: a
+  // chain of immediates kept stdin unread for seconds (the runner's `count` timed out).
   if (!c.pumpQueued) {
     c.pumpQueued = true;
-    setImmediate(() => {
+    setTimeout(() => {
       c.pumpQueued = false;
       if (open.has(s)) pump(s);
-    });
+    }, 0);
   }
 }
 
@@ -400,8 +401,8 @@ const server = Bun.listen<Conn>({
   },
 });
 
-process.stdout.write(`READY ${server.port}\n`);
-for await (const line of console) {
+/** One runner command: `rate N` or `count K`. */
+function command(line: string): void {
   const [cmd, arg] = line.trim().split(/\s+/);
   if (cmd === 'rate') {
     rate = Number(arg);
@@ -414,3 +415,15 @@ for await (const line of console) {
     }
   } else if (cmd === 'count') process.stdout.write(`SENT ${arg} ${sent}\n`);
 }
+
+// stdin through 'data' events, one command per line.
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  pending += chunk;
+  for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+    command(pending.slice(0, nl));
+    pending = pending.slice(nl + 1);
+  }
+});
+process.stdout.write(`READY ${server.port}\n`);
