@@ -258,8 +258,7 @@ function pump(s: Sock): void {
     c.end = starts[c.next + n]!;
     c.next = (c.next + n) % C;
   }
-  // Still more to write: carry on after other work had its turn. A timer, not setImmediate: a
-  // chain of immediates kept stdin unread for seconds (the runner's `count` timed out).
+  // Still more to write: carry on after other work (stdin commands, timers) had its turn.
   if (!c.pumpQueued) {
     c.pumpQueued = true;
     setTimeout(() => {
