@@ -12,8 +12,13 @@ export interface ReplayVenue {
   stop(): Promise<void>;
 }
 
-export async function startReplayVenue(venue: string, framesPerS: number): Promise<ReplayVenue> {
-  const child: Spawned = spawnPinned(LOAD_CORE, [BUN, join(import.meta.dir, 'venue-replay.ts'), JSON.stringify({ venue, rate: framesPerS })], { stdin: 'pipe' });
+/**
+ * `vary` (default true): each symbol's frames carry a changing bid and ask; false replays one
+ * unchanged book per symbol.
+ */
+export async function startReplayVenue(venue: string, framesPerS: number, opts: { vary?: boolean } = {}): Promise<ReplayVenue> {
+  const config = { venue, rate: framesPerS, vary: opts.vary ?? true };
+  const child: Spawned = spawnPinned(LOAD_CORE, [BUN, join(import.meta.dir, 'venue-replay.ts'), JSON.stringify(config)], { stdin: 'pipe' });
   const exited = child.proc.exited.then((code) => Promise.reject(new Error(`replay venue exited with code ${code}: ${child.stderr.text()}`)));
   const m = await withTimeout(Promise.race([child.stdout.waitFor(/^READY (\d+)$/), exited]), 30_000, 'starting the replay venue');
   let asked = 0;
