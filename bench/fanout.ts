@@ -50,7 +50,7 @@ interface ClientResult {
   errors: string[];
 }
 
-function percentile(histogram: Map<number, number>, total: number, p: number): number | null {
+export function percentile(histogram: Map<number, number>, total: number, p: number): number | null {
   if (total === 0) return null;
   const want = Math.ceil((p / 100) * total);
   let seen = 0;

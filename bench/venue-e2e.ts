@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BUN, LOAD_CORE, removeDir, spawnPinned, tempDir, withTimeout, type Spawned } from './lib/proc.ts';
 import { startReplayVenue } from './lib/replay-venue.ts';
 import type { BenchContext, Row } from './lib/report.ts';
+import { percentile } from './fanout.ts';
 import { startMds } from './lib/server.ts';
 import { ensureWrk, runWrk } from './lib/wrk.ts';
 
@@ -104,8 +105,10 @@ export async function benchVenueE2E(ctx: BenchContext, opts: VenueE2EOptions): P
       const fan0 = await feedCounters(server.base);
       await Bun.sleep(ctx.durationS * 1000);
       const fanning = rates(fan0, await feedCounters(server.base));
-      const result = JSON.parse((await withTimeout(client.stdout.waitFor(/^RESULT (.*)$/), 30_000, 'the fan-out result'))[1]!) as { messages: number; seconds: number; closed: number };
+      const result = JSON.parse((await withTimeout(client.stdout.waitFor(/^RESULT (.*)$/), 30_000, 'the fan-out result'))[1]!) as { messages: number; seconds: number; closed: number; samples: number; histogram: [number, number][] };
       const fanout = result.messages / result.seconds;
+      // Venue frame to client, from the ticks' `ts` (the venue's receive time, the feed's tsMs).
+      const latency = new Map(result.histogram);
       rows.push({
         ...baseRow,
         id: 'venue-e2e.fanout',
@@ -113,10 +116,12 @@ export async function benchVenueE2E(ctx: BenchContext, opts: VenueE2EOptions): P
         label: `venue binance → ${opts.connections} ws conns`,
         unit: 'msg/s',
         value: fanout,
+        p50Ms: percentile(latency, result.samples, 50),
+        p99Ms: percentile(latency, result.samples, 99),
         target: `≥${TARGET_FANOUT.toLocaleString('en-US')} msg/s`,
         pass: result.closed === 0 && fanout >= TARGET_FANOUT,
         problems: result.closed > 0 ? [`${result.closed} connections closed`] : [],
-        notes: [`meanwhile parsed ${fmt(fanning.parsed)} ticks/s, ingested ${fmt(fanning.ingested)}/s, conflated ${fmt(fanning.conflated)}/s`],
+        notes: [`every client on every crypto quote; meanwhile parsed ${fmt(fanning.parsed)} ticks/s, ingested ${fmt(fanning.ingested)}/s, conflated ${fmt(fanning.conflated)}/s; p50/p99: tick ts to client`],
         details: { connections: opts.connections, msgs_per_s: fanout, closed: result.closed, feed: fanning },
       });
       await client.stop(2000);

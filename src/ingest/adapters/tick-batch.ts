@@ -14,6 +14,8 @@ export const RECORD = 7;
 const QUOTE = 0;
 const TRADE = 1;
 const STALE = 2;
+/** A quote that a later quote of its instrument in the same batch superseded (conflateRest). */
+const SUPERSEDED = 3;
 
 export interface TickQueueCounters {
   /** Ticks the feed produced (quotes and trades). */
@@ -146,6 +148,34 @@ export class TickQueue implements FeedSink {
 const orNull = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
+ * Conflates what is left of a batch from record offset `from`, in place: a quote followed later in
+ * the batch by another quote of its instrument, with no trade or stale mark of that instrument
+ * between, is superseded (skipped on delivery). Trades and stale marks stay, and nothing moves.
+ * Returns how many quotes it superseded. `scratch` has a slot per instrument (grown as needed).
+ */
+export function conflateRest(batch: Float64Array, from: number, scratch: { later: Uint8Array }): number {
+  let later = scratch.later;
+  later.fill(0);
+  let superseded = 0;
+  for (let o = batch.length - RECORD; o >= from; o -= RECORD) {
+    const kind = batch[o]!;
+    const i = batch[o + 1]!;
+    if (i >= later.length) {
+      const grown = new Uint8Array(Math.max(i + 1, later.length * 2));
+      grown.set(later);
+      later = scratch.later = grown;
+    }
+    if (kind === QUOTE) {
+      if (later[i] === 1) {
+        batch[o] = SUPERSEDED;
+        superseded++;
+      } else later[i] = 1;
+    } else if (kind === TRADE || kind === STALE) later[i] = 0;
+  }
+  return superseded;
+}
+
+/**
  * Replays a packed batch into a sink, in order, from record offset `from`. With a time budget it
  * stops once the budget is spent (checked every few records) and returns where to go on; the
  * batch's length when it is done.
@@ -158,7 +188,7 @@ export function deliverBatch(batch: Float64Array, sink: FeedSink, from = 0, budg
     const i = batch[o + 1]!;
     if (kind === QUOTE) sink.quote(i, batch[o + 2]!, batch[o + 3]!, batch[o + 4]!, orNull(batch[o + 5]!), orNull(batch[o + 6]!));
     else if (kind === TRADE) sink.trade(i, batch[o + 2]!, batch[o + 3]!, orNull(batch[o + 4]!));
-    else sink.stale(i);
+    else if (kind === STALE) sink.stale(i);
     o += RECORD;
     if ((o / RECORD) % 16 === 0 && performance.now() >= deadline) break;
   }

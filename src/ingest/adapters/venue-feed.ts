@@ -2,7 +2,7 @@
 // feed) that hands ticks to this thread in batches; `inThread` runs the same client here (tests,
 // protocols that are not in the registry).
 import type { Feed, FeedHealth, FeedInstrument, FeedSink } from '../../domain/feed.ts';
-import { deliverBatch } from './tick-batch.ts';
+import { conflateRest, deliverBatch } from './tick-batch.ts';
 import { VenueClient, type VenueClientOptions } from './venue-client.ts';
 import type { VenueFeedSettings, VenueProtocol } from './venue-protocol.ts';
 import type { FromWorker, ToWorker } from './venue-worker.ts';
@@ -60,17 +60,22 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       health = { ...health, state: 'connecting' };
       const w = new Worker(workerUrl());
       worker = w;
+      const ingested = new Int32Array(new SharedArrayBuffer(4));
       // Batches wait here in order while one is ingested slice by slice; a health report behind
       // them waits too, so the serving thread never sees a state ahead of its data.
       const waiting: (Float64Array | FeedHealth)[] = [];
       let at = 0;
       let slicing = false;
+      /** Whether the batch being ingested was conflated already, and how many quotes this thread conflated. */
+      let conflatedBatch = false;
+      let conflatedHere = 0;
+      const scratch = { later: new Uint8Array(64) };
       const ingest = () => {
         slicing = false;
         while (waiting.length > 0) {
           const batch = waiting[0]!;
           if (!(batch instanceof Float64Array)) {
-            health = { ...batch, instruments: instruments.length };
+            health = { ...batch, instruments: instruments.length, conflated: (batch.conflated ?? 0) + conflatedHere };
             waiting.shift();
             continue;
           }
@@ -81,15 +86,23 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
             at = batch.length;
           }
           if (at < batch.length) {
-            // The slice is spent: requests and sockets go first, then the rest of the batch.
+            // The slice is spent: this thread is behind (ticks are expensive now, e.g. published
+            // to many subscribers). The rest of the batch is conflated, so the latest book goes
+            // out next instead of a backlog; requests and sockets go first, then that rest.
+            if (!conflatedBatch) {
+              conflatedBatch = true;
+              conflatedHere += conflateRest(batch, at, scratch);
+            }
             slicing = true;
             setImmediate(ingest);
             return;
           }
           waiting.shift();
           at = 0;
-          // Acknowledged once ingested: the worker sends more only then.
-          if (worker === w) w.postMessage({ type: 'ack' } satisfies ToWorker);
+          conflatedBatch = false;
+          // Counted once ingested: the worker reads the count (and is woken when idle) to send more.
+          Atomics.add(ingested, 0, 1);
+          if (worker === w) w.postMessage({ type: 'ingested' } satisfies ToWorker);
         }
       };
       w.onmessage = (event: MessageEvent<FromWorker>) => {
@@ -99,7 +112,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
           if (!slicing) ingest();
         } else if (msg.type === 'health') {
           if (waiting.length > 0) waiting.push(msg.health);
-          else health = { ...msg.health, instruments: instruments.length };
+          else health = { ...msg.health, instruments: instruments.length, conflated: (msg.health.conflated ?? 0) + conflatedHere };
         } else if (msg.type === 'log') log(msg.line);
       };
       w.onerror = (event) => {
@@ -108,7 +121,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
         health = { ...health, state: 'failed', reason: `worker failed: ${event.message}`, connectedSinceMs: null };
         for (let i = 0; i < instruments.length; i++) sink.stale(i);
       };
-      w.postMessage({ type: 'start', protocolId: protocol.id, settings } satisfies ToWorker);
+      w.postMessage({ type: 'start', protocolId: protocol.id, settings, ingested } satisfies ToWorker);
     },
     async stop() {
       const w = worker;

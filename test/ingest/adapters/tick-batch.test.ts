@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import type { FeedSink } from '../../../src/domain/feed.ts';
-import { deliverBatch, RECORD, TickQueue } from '../../../src/ingest/adapters/tick-batch.ts';
+import { conflateRest, deliverBatch, RECORD, TickQueue } from '../../../src/ingest/adapters/tick-batch.ts';
 
 type Call = ['quote', number, number, number, number, number | null, number | null] | ['trade', number, number, number, number | null] | ['stale', number];
 
@@ -179,5 +179,29 @@ describe('tick batches', () => {
     for (let at = 0; at < batch.length; ) stops.push((at = deliverBatch(batch, sink, at, 0)));
     expect(stops).toEqual([16, 32, 48, 64, 80, 96, 100].map((r) => r * RECORD));
     expect(got).toEqual(calls);
+  });
+
+  test('conflating the rest of a batch keeps each instrument\'s last quote before its next trade or stale mark, and moves nothing', () => {
+    fc.assert(
+      fc.property(fc.array(call(6), { maxLength: 300 }), fc.nat({ max: 300 }), (calls, cut) => {
+        const from = Math.min(cut, calls.length);
+        const queue = new TickQueue(1000);
+        for (const c of calls) feed(queue, c);
+        const batch = queue.take() ?? new Float64Array(0);
+        const scratch = { later: new Uint8Array(2) };
+        const superseded = conflateRest(batch, from * RECORD, scratch);
+        const got: Call[] = [];
+        deliverBatch(batch, recorder(got));
+        // The model: from `from` on, a quote goes when a later quote of its instrument follows
+        // before any trade or stale mark of it.
+        const want = calls.filter((c, k) => {
+          if (k < from || c[0] !== 'quote') return true;
+          for (const next of calls.slice(k + 1)) if (next[1] === c[1]) return next[0] !== 'quote';
+          return true;
+        });
+        expect(got).toEqual(want);
+        expect(superseded).toBe(calls.length - want.length);
+      }),
+    );
   });
 });

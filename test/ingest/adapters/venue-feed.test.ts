@@ -357,4 +357,41 @@ describe('venue feed in a worker, behind a busy serving thread', () => {
       expect(bids).toEqual([...bids].sort((x, y) => x - y));
     });
   });
+
+  test('an expensive ingest path conflates the rest of a batch on the serving thread, and health counts it', async () => {
+    await using venue = new LocalVenue(frames);
+    const feed = createVenueFeed(binance, { url: venue.url, instruments, ...FAST });
+    const sink = new RecordingSink();
+    // Each quote costs this thread 50 µs (as one published to many subscribers would): a batch
+    // no longer fits in one slice.
+    const slow: FeedSink = {
+      quote: (i, ts, bid, a, bs, as) => {
+        const until = performance.now() + 0.05;
+        while (performance.now() < until) {
+          // an expensive tick
+        }
+        sink.quote(i, ts, bid, a);
+      },
+      trade: (i, ts, price) => sink.trade(i, ts, price),
+      stale: (i) => sink.stale(i),
+    };
+    await feed.start(slow);
+    try {
+      await wait(() => venue.connections[0]?.received.length === subscribeFrameCount(binance, [a, instruments[1]!.venueSymbol]), 'the subscription');
+      const quotes = 20_000;
+      let trades = 0;
+      for (let k = 1; k <= quotes; k++) {
+        venue.send(quoteFrame(k));
+        if (k % 2_000 === 0) venue.sendTrade(a), trades++;
+      }
+      await wait(() => feed.health().ticks === quotes + trades, 'every tick counted');
+      await wait(() => sink.quotes.length + (feed.health().conflated ?? 0) === quotes, 'every quote ingested or conflated');
+      expect(sink.quotes.length).toBeLessThan(quotes / 2);
+      expect(sink.quotes.at(-1)).toEqual({ i: 0, bid: bidOf(quotes), ask });
+      expect(sink.trades.length).toBe(trades);
+      expect(feed.health().dropped).toBe(0);
+    } finally {
+      await feed.stop();
+    }
+  });
 });
