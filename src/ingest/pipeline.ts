@@ -250,8 +250,8 @@ export class Pipeline {
     const ask = Math.round(c.ask * line.scale) / line.scale;
     const p = line.published!;
     if (line.hasPublished && bid === p.bid && ask === p.ask && c.bidSize === p.bidSize && c.askSize === p.askSize && c.sourceCount === p.sourceCount) return;
-    // Strictly increasing per symbol, like every consolidated line.
-    p.tsMs = atMs > p.tsMs ? atMs : p.tsMs + 1;
+    // Never back, and may repeat within a millisecond (like every line but forex).
+    if (atMs > p.tsMs) p.tsMs = atMs;
     p.bid = bid;
     p.ask = ask;
     p.bidSize = c.bidSize;
@@ -274,6 +274,9 @@ export class Pipeline {
       staleMs: this.staleMs,
       maxDeviation: CLASS_OUTLIER_LIMIT[entry.assetClass],
       gate: entry.assetClass === 'etfs' ? etfGate : undefined,
+      // Spec: forex ts strictly increasing per symbol. Other lines may share a millisecond, so a
+      // venue changing a book thousands of times a second does not push their clock ahead of time.
+      strictTimestamps: entry.assetClass === 'forex',
     });
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);

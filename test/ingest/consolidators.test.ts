@@ -224,6 +224,43 @@ describe('QuoteConsolidator', () => {
   });
 });
 
+describe('timestamps without the strict rule (every class but forex)', () => {
+  test('never go back, repeat within a millisecond, and follow the venues\' time however fast the line changes', () => {
+    const c = new QuoteConsolidator({ policy: 'best', decimals: 2, staleMs: 10_000, strictTimestamps: false });
+    const out: number[] = [];
+    // 5,000 changes in one millisecond, then one a millisecond later, then one stamped earlier.
+    for (let k = 0; k < 5_000; k++) out.push(c.quoteFrom(0, NOW, 100 + k / 100, 200, 1, 1)!.tsMs);
+    out.push(c.quoteFrom(0, NOW + 1, 99, 200, 1, 1)!.tsMs);
+    out.push(c.quoteFrom(0, NOW - 10, 98, 200, 1, 1)!.tsMs);
+    expect(new Set(out.slice(0, 5_000))).toEqual(new Set([NOW]));
+    expect(out.slice(5_000)).toEqual([NOW + 1, NOW + 1]);
+  });
+
+  test('through the pipeline: crypto lines may share a millisecond, forex lines never do', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    try {
+      store.registry.upsert([
+        { symbol: 'BTCUSD', assetClass: 'crypto', name: 'Bitcoin', market: null, baseSymbol: null, aliases: [], listed: true, decimals: 2 },
+        { symbol: 'EURUSD', assetClass: 'forex', name: 'Euro / US Dollar', market: null, baseSymbol: null, aliases: [], listed: true, decimals: 5 },
+      ]);
+      const pipeline = new Pipeline(store, new ManualClock(NOW));
+      const seen: Record<string, number[]> = { crypto: [], forex: [] };
+      pipeline.subscribe({ onQuote: (entry, _seq, q) => seen[entry.assetClass]?.push(q.tsMs), onTrade: () => {} });
+      const btc = store.registry.bySymbolName('BTCUSD')!.id;
+      const eur = store.registry.bySymbolName('EURUSD')!.id;
+      for (let k = 0; k < 50; k++) {
+        pipeline.quote(btc, 0, NOW, 60_000 + k, 60_100, 1, 1);
+        pipeline.quote(eur, 0, NOW, 1.08 + k / 10_000, 1.1, 1, 1);
+      }
+      expect(seen.crypto).toEqual(Array(50).fill(NOW));
+      expect(seen.forex).toEqual(Array.from({ length: 50 }, (_, k) => NOW + k));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('ETF spread gate (through Pipeline)', () => {
   const IN_SESSION = Date.parse('2026-03-04T15:30:00Z');
   const AFTER_HOURS = Date.parse('2026-03-04T23:00:00Z');

@@ -142,12 +142,18 @@ describe('perpetual composite lines of the ingest path', () => {
     });
   });
 
-  test('timestamps are strictly increasing per symbol', async () => {
+  test('timestamps never go back, and composites within one millisecond share it (no drift ahead of time)', async () => {
     await withBtc((c, id, quotes) => {
       c.onVenueQuote(id, vq(0, NOW, 100, 101));
       c.onVenueQuote(id, vq(1, NOW, 100.4, 101.4));
       c.onVenueQuote(id, vq(2, NOW, 100.6, 101.6));
-      expect(quotes.map((x) => x.tsMs)).toEqual([NOW, NOW + 1, NOW + 2]);
+      c.onVenueQuote(id, vq(0, NOW + 3, 100.9, 101.9));
+      expect(quotes.map((x) => [x.tsMs, x.bid])).toEqual([
+        [NOW, 100],
+        [NOW, 100.2],
+        [NOW, 100.4],
+        [NOW + 3, 100.6],
+      ]);
     });
   });
 });

@@ -1,7 +1,7 @@
 // One consolidator per symbol: keeps each venue's latest quote (as numbers, not the caller's
 // objects) and turns them into the consolidated line under the class policy. Also owns the
 // per-class gates: the ETF spread rule outside the US regular session (spec, class rule 1) and
-// strictly increasing timestamps.
+// timestamps that never go back (strictly increasing where asked: forex, spec).
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import type { ConsolidatedQuote, VenueQuote } from '../ticks.ts';
 import { bestInto, medianInto, VenueBook, type QuotePolicy } from './policies.ts';
@@ -47,6 +47,12 @@ export interface ConsolidatorOptions {
   maxDeviation?: number | null;
   /** Returns false when a quote must be held back at this instant (ETF rule); default: never. */
   gate?: (q: Omit<ConsolidatedQuote, 'tsMs'>, tsMs: number) => boolean;
+  /**
+   * True (the default): no two published quotes share a millisecond; a quote in the same (or an
+   * earlier) millisecond as the last is stamped one after it (spec: forex ts). False: timestamps
+   * never go back but may repeat, so a line changing more than 1,000 times a second keeps real time.
+   */
+  strictTimestamps?: boolean;
 }
 
 export class QuoteConsolidator {
@@ -55,6 +61,7 @@ export class QuoteConsolidator {
   private readonly staleMs: number;
   private readonly maxDeviation: number | null;
   private readonly gate: ConsolidatorOptions['gate'];
+  private readonly strict: boolean;
   /** The result handed out: reused, so it is valid until the next call. */
   private readonly out: ConsolidatedQuote = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null };
   private lastTsMs = -Infinity;
@@ -69,6 +76,7 @@ export class QuoteConsolidator {
     this.staleMs = opts.staleMs;
     this.maxDeviation = opts.maxDeviation ?? null;
     this.gate = opts.gate;
+    this.strict = opts.strictTimestamps ?? true;
     this.scale = 10 ** (opts.decimals + 1);
   }
 
@@ -113,8 +121,8 @@ export class QuoteConsolidator {
     next.ask = Math.round(next.ask * this.scale) / this.scale;
     if (this.gate && !this.gate(next, atMs)) return null;
     if (next.bid === this.lastBid && next.ask === this.lastAsk && next.bidSize === this.lastBidSize && next.askSize === this.lastAskSize) return null;
-    // Strictly increasing per symbol, so no two ticks of a line share a timestamp (spec: forex ts).
-    const tsMs = atMs > this.lastTsMs ? atMs : this.lastTsMs + 1;
+    // Never back; strictly increasing per symbol where asked, so no two ticks share a timestamp (spec: forex ts).
+    const tsMs = atMs > this.lastTsMs ? atMs : this.strict ? this.lastTsMs + 1 : this.lastTsMs;
     this.lastTsMs = tsMs;
     this.lastBid = next.bid;
     this.lastAsk = next.ask;
