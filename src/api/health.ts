@@ -30,6 +30,7 @@ function feedBody(h: FeedHealth, nowMs: number): HealthBody['feeds'][number] {
     messages_per_second: Math.max(0, h.messagesPerSecond),
     reconnects: h.reconnects,
     parse_errors: h.parseErrors,
+    sequence_gaps: h.sequenceGaps ?? 0,
     instruments: h.instruments,
     reason: h.reason,
     instrument_errors: h.instrumentErrors ?? {},

@@ -13,6 +13,8 @@ export const FeedHealthSchema = T.Object(
     messages_per_second: T.Number({ minimum: 0 }),
     reconnects: T.Integer({ minimum: 0 }),
     parse_errors: T.Integer({ minimum: 0 }),
+    /** Messages the source numbers that arrived out of turn (0 for a source that does not number them). */
+    sequence_gaps: T.Integer({ minimum: 0 }),
     instruments: T.Integer({ minimum: 0 }),
     /** Why the feed is not live, or null. */
     reason: T.Union([T.String(), T.Null()]),

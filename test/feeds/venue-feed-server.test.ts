@@ -19,7 +19,11 @@ interface FeedReport {
   state: string;
   reconnects: number;
   parse_errors: number;
+  sequence_gaps: number;
   instruments: number;
+  ticks: number | null;
+  conflated_quotes: number;
+  dropped_ticks: number;
 }
 
 /** Whether a trade the venue sends now reaches a stream client (quotes of unchanged prices are not republished). */
@@ -83,6 +87,19 @@ describe('a venue feed in the real server', () => {
     expect(venue.openConnections).toBe(1);
     await until(async () => server.logs.some((l) => l.includes('cannot parse a frame')), 'the parse error to be logged');
     expect(server.logs.filter((l) => l.includes('cannot parse a frame')).length).toBe(1);
+  });
+
+  test('a trade numbered past the next one counts a sequence gap in /health, and trades go on', async () => {
+    const before = (await feedReport())!.sequence_gaps;
+    venue.sendTradeAfterGap('BTCUSDT', 3);
+    await until(async () => (await feedReport())!.sequence_gaps === before + 1, 'the gap in /health');
+    expect(await tradeFlows()).toBe(true);
+  });
+
+  test('/health counts the ticks the feed produced, none conflated or dropped at this pace', async () => {
+    const report = (await feedReport())!;
+    expect(report.ticks).toBeGreaterThan(0);
+    expect([report.conflated_quotes, report.dropped_ticks]).toEqual([0, 0]);
   });
 
   test('a dropped connection is reconnected and resubscribed; /health counts the reconnect', async () => {
