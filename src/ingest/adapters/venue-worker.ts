@@ -66,8 +66,9 @@ function run(protocolId: string, settings: VenueFeedSettings, ingested: Int32Arr
   const pump = (all: boolean) => {
     while (queue.pending > 0 && out() < MAX_OUT) {
       if (queue.pending < BATCH_RECORDS && !all) break;
-      if (queue.pending < BATCH_RECORDS && performance.now() - lastHandOverMs < LINGER_MS) {
-        if (timer === null) timer = setTimeout(onTimer, LINGER_MS);
+      const lingerLeft = lastHandOverMs + LINGER_MS - performance.now();
+      if (queue.pending < BATCH_RECORDS && lingerLeft > 0) {
+        if (timer === null) timer = setTimeout(onTimer, lingerLeft);
         break;
       }
       handOver(queue.take()!);
