@@ -72,6 +72,8 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       const scratch = { later: new Uint8Array(64) };
       const ingest = () => {
         slicing = false;
+        // Stopped: what is still waiting is not ingested (the ingest path may be closing).
+        if (worker !== w) waiting.length = 0;
         while (waiting.length > 0) {
           const batch = waiting[0]!;
           if (!(batch instanceof Float64Array)) {
@@ -108,6 +110,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       w.onmessage = (event: MessageEvent<FromWorker>) => {
         const msg = event.data;
         if (msg.type === 'ticks') {
+          if (worker !== w) return;
           waiting.push(msg.batch);
           if (!slicing) ingest();
         } else if (msg.type === 'health') {

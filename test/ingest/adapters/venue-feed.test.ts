@@ -394,4 +394,33 @@ describe('venue feed in a worker, behind a busy serving thread', () => {
       await feed.stop();
     }
   });
+
+  test('once stopped, nothing more reaches the sink, even in the middle of a sliced batch', async () => {
+    await using venue = new LocalVenue(frames);
+    const all = binance.defaultInstruments;
+    const feed = createVenueFeed(binance, { url: venue.url, instruments: all, ...FAST });
+    let calls = 0;
+    const slow: FeedSink = {
+      quote: () => {
+        const until = performance.now() + 1;
+        while (performance.now() < until) {
+          // an expensive tick: every batch takes several slices
+        }
+        calls++;
+      },
+      trade: () => void calls++,
+      stale: () => {},
+    };
+    await feed.start(slow);
+    await wait(() => venue.connections[0]?.received.length === subscribeFrameCount(binance, all.map((i) => i.venueSymbol)), 'the subscription');
+    // A book for every instrument, many times over: a batch's rest, conflated, still holds one
+    // quote per instrument, 26 ms of work in 2 ms slices.
+    for (let k = 1; k <= 40; k++) for (const inst of all) venue.send(aim(frames.quote, inst.venueSymbol).replace(/"b":"[0-9.]+"/, `"b":"${bidOf(k).toFixed(8)}"`));
+    await wait(() => calls > 0, 'the first ticks');
+    await feed.stop();
+    const atStop = calls;
+    // Slices run one per event-loop turn: give any left-over slice many turns to show itself.
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(atStop);
+  });
 });
