@@ -18,12 +18,25 @@ export function createVenueFeed(protocol: VenueProtocol, settings: VenueFeedSett
 
 function inThreadFeed(protocol: VenueProtocol, settings: VenueFeedSettings, options: VenueClientOptions): Feed {
   const client = new VenueClient(protocol, settings, options);
+  // Ticks go straight into the sink here: counted, never conflated or dropped.
+  let ticks = 0;
   return {
     id: protocol.id,
     instruments: () => client.instruments,
-    start: (sink) => client.start(sink),
+    start: (sink) =>
+      client.start({
+        quote: (i, ts, bid, ask, bs, as) => {
+          ticks++;
+          sink.quote(i, ts, bid, ask, bs, as);
+        },
+        trade: (i, ts, price, size) => {
+          ticks++;
+          sink.trade(i, ts, price, size);
+        },
+        stale: (i) => sink.stale(i),
+      }),
     stop: () => client.stop(),
-    health: () => client.health(),
+    health: () => ({ ...client.health(), ticks, conflated: 0, dropped: 0 }),
   };
 }
 

@@ -144,6 +144,8 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('venue client over a local 
         await wait(() => sink.trades.length === 3, 'the trade after the gap');
         expect(sink.stales).toEqual([0]);
         expect(feed.health().sequenceGaps).toBe(1);
+        // In-thread, every tick that passed goes to the sink and is counted; none is conflated.
+        expect(feed.health()).toMatchObject({ ticks: sink.trades.length + sink.quotes.length, conflated: 0, dropped: 0 });
       });
     });
   }
