@@ -1,12 +1,12 @@
 // The wire between a venue worker and the serving thread: ticks packed as fixed-width records in a
 // Float64Array (transferred, never copied or serialized per tick), null sizes as NaN.
 //
-// Flow control: the worker hands over at most one batch at a time and the serving thread
-// acknowledges it once ingested, so the serving thread never has more than one batch of feed work
-// queued in front of its requests. While a batch is out, ticks wait in the worker's queue; if the
-// serving thread falls behind (the queue is held), a quote replaces the waiting quote of the same
-// instrument (conflation: the latest book is what consolidation needs), trades and stale marks are
-// kept in order, and only past the queue's bound is a tick dropped (counted).
+// Flow control (venue-worker.ts): the worker keeps only a couple of batches handed over and not yet
+// ingested (the serving thread counts ingested batches in shared memory); the rest waits in this
+// queue. While the serving thread is behind (the queue is held), a quote replaces the waiting quote
+// of the same instrument (conflation: the latest book is what consolidation needs), trades and
+// stale marks are kept in order, and only past the queue's bound is a tick dropped (counted). The
+// serving thread conflates the rest of a batch it cannot ingest in one slice (conflateRest).
 import type { FeedSink } from '../../domain/feed.ts';
 
 /** Slots per record: kind, instrument, tsMs, then four values (bid, ask, bidSize, askSize or price, size). */
@@ -28,7 +28,8 @@ export interface TickQueueCounters {
 
 /**
  * Packs sink calls into records and hands them over in batches of at most `batchRecords`. With
- * `held` set (a batch is out and not yet acknowledged) quotes are conflated as described above.
+ * `held` set (the serving thread has the most batches it may have waiting) quotes are conflated as
+ * described above.
  */
 export class TickQueue implements FeedSink {
   private buf: Float64Array;
