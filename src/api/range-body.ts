@@ -21,8 +21,10 @@ export const RANGE_BODY_MEMO_BYTES = 16 * 1024 * 1024;
 /** A body and the state of its series it was built from. */
 interface MemoEntry {
   body: Uint8Array;
-  /** The series' last completed bar: bars are only appended, so an unchanged one means no new bar. */
+  /** The series' last completed bar: live bars are only appended, so an unchanged one means no new bar. */
   lastT: number;
+  /** The series' revision: an import that rewrote stored bars changes it. */
+  revision: number;
   /** The bar in progress as it was (the pipeline changes it in place): t, o, h, l, c, v; NaN t for none. */
   live: Float64Array;
 }
@@ -31,23 +33,23 @@ class BodyMemo {
   readonly entries = new Map<string, MemoEntry>();
   bytes = 0;
 
-  get(key: string, lastT: number, live: Bar | null): Uint8Array | null {
+  get(key: string, lastT: number, revision: number, live: Bar | null): Uint8Array | null {
     const hit = this.entries.get(key);
-    if (!hit || hit.lastT !== lastT || !sameBar(hit.live, live)) return null;
+    if (!hit || hit.lastT !== lastT || hit.revision !== revision || !sameBar(hit.live, live)) return null;
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
     this.entries.set(key, hit);
     return hit.body;
   }
 
-  set(key: string, lastT: number, live: Bar | null, body: Uint8Array): void {
+  set(key: string, lastT: number, revision: number, live: Bar | null, body: Uint8Array): void {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
       this.bytes -= old.body.length;
     }
     if (body.length > RANGE_BODY_MEMO_BYTES / 4) return;
-    this.entries.set(key, { body, lastT, live: live ? new Float64Array([live.t, live.o, live.h, live.l, live.c, live.v ?? NaN]) : new Float64Array([NaN, 0, 0, 0, 0, 0]) });
+    this.entries.set(key, { body, lastT, revision, live: live ? new Float64Array([live.t, live.o, live.h, live.l, live.c, live.v ?? NaN]) : new Float64Array([NaN, 0, 0, 0, 0, 0]) });
     this.bytes += body.length;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= RANGE_BODY_MEMO_BYTES) break;
@@ -71,11 +73,12 @@ export function rangeBody(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): Ui
   if (!memo) memos.set(deps.store, (memo = new BodyMemo()));
   const key = `${entry.id}:${p.tf}:${p.fromMs}:${p.toMs}:${p.limit}:${p.offset}:${p.sort}`;
   const lastT = deps.store.lastCompletedBarT(entry.id, p.tf) ?? -Infinity;
+  const revision = deps.store.barsRevision(entry.id, p.tf);
   const live = deps.bars.barInProgress(entry.id, p.tf);
-  const known = memo.get(key, lastT, live);
+  const known = memo.get(key, lastT, revision, live);
   if (known) return known;
   const body = writeRangeBody(deps.store, entry, p.tf, rangePage(deps, entry, p));
-  memo.set(key, lastT, live, body);
+  memo.set(key, lastT, revision, live, body);
   return body;
 }
 

@@ -11,6 +11,8 @@ import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
+import { ImportWatcher } from '../ingest/importers/history/import-watcher.ts';
+import { alignmentFor } from '../market/bar-alignment.ts';
 import { FeedSet } from '../ingest/feeds.ts';
 import { ALL_INSTRUMENTS } from '../ingest/reference/catalog.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
@@ -88,6 +90,14 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const pipeline = new Pipeline(store, clock);
   feeds.start(pipeline);
   pipeline.start();
+  // History imports staged by `mds import` while this server runs are applied here, between requests.
+  const imports = new ImportWatcher(store, clock, {
+    seriesChanged: (entry) => {
+      if (pipeline.hasLine(entry.id)) pipeline.bars.track(entry.id, alignmentFor(entry));
+    },
+    pause: () => new Promise((resolve) => setImmediate(resolve)),
+  }, log);
+  void imports.start();
 
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
@@ -106,6 +116,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const stop = () =>
     (stopping ??= (async () => {
       await feeds.stop();
+      await imports.stop();
       pipeline.stop();
       stream.stop();
       auth.stop();

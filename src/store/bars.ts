@@ -38,6 +38,21 @@ export interface BarChunkSpan {
   to: number;
 }
 
+/** How an imported bar meets a stored bar of the same start (see `BarStore.mergeHistory`). */
+export type ConflictMode = 'skip' | 'replace';
+
+/** What merging bars into a series did. */
+export interface MergeCounts {
+  /** Bars that had no stored bar at their start. */
+  added: number;
+  /** Stored bars overwritten by a different imported bar (mode `replace`). */
+  replaced: number;
+  /** Imported bars equal to the stored bar: nothing to do (a re-import). */
+  unchanged: number;
+  /** Stored bars kept where the imported bar differed (mode `skip`). */
+  kept: number;
+}
+
 interface HotChunk {
   start: number;
   buf: Buffer;
@@ -54,6 +69,11 @@ export class BarStore {
    * reference (the caller keeps folding prices into it), written with the symbol's live record.
    */
   private readonly openBars: (Bar | null | undefined)[] = [];
+  /**
+   * By series: how often a merge rewrote bars already stored (not a plain append at the end).
+   * Readers that keep work derived from a chunk's first `count` bars compare it (bar JSON cache).
+   */
+  private readonly revisions = new Map<string, number>();
 
   constructor(
     private readonly dbs: StoreDbs,
@@ -109,6 +129,91 @@ export class BarStore {
     }
     if (added > 0) this.lastT.set(key, bars[bars.length - 1]!.t);
     return added;
+  }
+
+  /**
+   * Merges completed bars into the series wherever they fall, chunk by chunk: `records` holds `n`
+   * packed bars (BAR_FIELDS each) in strictly ascending t. A bar whose start is already stored is
+   * kept (`skip`) or overwritten (`replace`); an equal one changes nothing, so merging the same
+   * bars twice writes nothing the second time. History imports use it; live bars only append.
+   */
+  mergeHistory(symId: number, tf: Timeframe, records: Float64Array, n: number, mode: ConflictMode): MergeCounts {
+    const counts: MergeCounts = { added: 0, replaced: 0, unchanged: 0, kept: 0 };
+    if (n === 0) return counts;
+    const key = seriesKey(symId, tf);
+    const lastBefore = this.lastCompletedT(symId, tf) ?? -Infinity;
+    let rewrote = false;
+    let from = 0;
+    while (from < n) {
+      const start = chunkStartOf(tf, records[from * BAR_FIELDS]!);
+      let to = from + 1;
+      while (to < n && chunkStartOf(tf, records[to * BAR_FIELDS]!) === start) to++;
+      const existing = this.chunkBytes(symId, tf, start, true);
+      const stored = existing ? f64View(existing) : new Float64Array(0);
+      const storedCount = stored.length / BAR_FIELDS;
+      const merged = new Float64Array((storedCount + to - from) * BAR_FIELDS);
+      let i = 0;
+      let j = from;
+      let m = 0;
+      let changed = false;
+      while (i < storedCount || j < to) {
+        const ts = i < storedCount ? stored[i * BAR_FIELDS]! : Infinity;
+        const ti = j < to ? records[j * BAR_FIELDS]! : Infinity;
+        if (ts < ti) {
+          merged.set(stored.subarray(i * BAR_FIELDS, (i + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          i++;
+        } else if (ti < ts) {
+          merged.set(records.subarray(j * BAR_FIELDS, (j + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          // Before the last stored bar: what readers derived from the series no longer holds.
+          if (ti < lastBefore) rewrote = true;
+          counts.added++;
+          changed = true;
+          j++;
+        } else {
+          const same = sameRecord(stored, i, records, j);
+          const take = !same && mode === 'replace';
+          merged.set((take ? records : stored).subarray((take ? j : i) * BAR_FIELDS, ((take ? j : i) + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          if (same) counts.unchanged++;
+          else if (take) counts.replaced++;
+          else counts.kept++;
+          if (take) changed = rewrote = true;
+          i++;
+          j++;
+        }
+      }
+      if (changed) this.putChunk(symId, tf, start, new Uint8Array(merged.buffer, 0, m * BAR_BYTES));
+      from = to;
+    }
+    const lastT = records[(n - 1) * BAR_FIELDS]!;
+    if (lastT > lastBefore) this.lastT.set(key, lastT);
+    if (rewrote || counts.added > 0) {
+      // A chunk before the growing one may have gained bars: its remembered count is stale.
+      this.finalCounts.delete(key);
+    }
+    if (rewrote) this.revisions.set(key, (this.revisions.get(key) ?? 0) + 1);
+    return counts;
+  }
+
+  /** How often bars already stored in the series were rewritten by a merge (0: never, in this process). */
+  revision(symId: number, tf: Timeframe): number {
+    return this.revisions.get(seriesKey(symId, tf)) ?? 0;
+  }
+
+  /** Writes a whole chunk's records (a merge's result), through the hot chunk when it is that one. */
+  private putChunk(symId: number, tf: Timeframe, start: number, bytes: Uint8Array): void {
+    const key = seriesKey(symId, tf);
+    const hot = this.hot.get(key);
+    const count = bytes.length / BAR_BYTES;
+    if (hot && hot.start === start) {
+      const buf = Buffer.alloc(Math.max(BAR_BYTES * 16, nextPow2((count + 1) * BAR_BYTES)));
+      buf.set(bytes, 0);
+      hot.buf = buf;
+      hot.count = count;
+      this.queue.mark(`bars:${key}:${start}`, () => ({ db: this.dbs.bars, key: [symId, TIMEFRAME_INFO[tf].index, start], value: Buffer.from(hot.buf.subarray(0, hot.count * BAR_BYTES)) }));
+      return;
+    }
+    const value = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.queue.mark(`bars:${key}:${start}`, () => ({ db: this.dbs.bars, key: [symId, TIMEFRAME_INFO[tf].index, start], value }));
   }
 
   /**
@@ -294,6 +399,13 @@ export class BarStore {
     if (existing) buf.set(existing, 0);
     return { start, buf, count };
   }
+}
+
+function sameRecord(a: Float64Array, i: number, b: Float64Array, j: number): boolean {
+  for (let k = 0; k < BAR_FIELDS; k++) {
+    if (!Object.is(a[i * BAR_FIELDS + k], b[j * BAR_FIELDS + k])) return false;
+  }
+  return true;
 }
 
 function seriesKey(symId: number, tf: Timeframe): string {

@@ -38,6 +38,10 @@ export interface StoreDbs {
   calendar: Database<unknown, (string | number)[]>;
   /** event id → its scheduledAtMs, so an update replaces the event by id. */
   calendarIds: Database<unknown, string>;
+  /** [importId, symbol's registry key, tfIndex, block] → packed bar records of an import waiting to be applied (store/imports.ts). */
+  importStage: Database<Buffer, (string | number)[]>;
+  /** importId → the import's record (msgpack): files, options, state, result. */
+  imports: Database<unknown, number>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -47,7 +51,7 @@ export function openDbs(dataDir: string): StoreDbs {
   // turn ends; the rest of a large flush then wakes it put by put, and on a shared core each wake
   // is a switch between threads. A flush is issued in one turn, so start the transaction at its end.
   // (`batchStartThreshold` is read by lmdb-js but missing from its option types.)
-  const options = { path: join(dataDir, STORE_FILE), compression: false, maxDbs: 16, batchStartThreshold: Number.MAX_SAFE_INTEGER };
+  const options = { path: join(dataDir, STORE_FILE), compression: false, maxDbs: 32, batchStartThreshold: Number.MAX_SAFE_INTEGER };
   const root = open(options);
   const binary = { encoding: 'binary' as const, keyEncoding: 'ordered-binary' as const };
   return {
@@ -66,5 +70,7 @@ export function openDbs(dataDir: string): StoreDbs {
     bonds: root.openDB<unknown, (string | number)[]>({ name: 'bonds', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendar: root.openDB<unknown, (string | number)[]>({ name: 'calendar', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
+    importStage: root.openDB<Buffer, (string | number)[]>({ name: 'import-stage', ...binary }),
+    imports: root.openDB<unknown, number>({ name: 'imports', encoding: 'msgpack', keyEncoding: 'uint32' }),
   };
 }

@@ -57,6 +57,19 @@ export class Registry {
     return list;
   }
 
+  /** Indexes symbols another process added (an import with --create-symbols); returns how many were new. */
+  refresh(): number {
+    let added = 0;
+    for (const { value } of this.dbs.symbols.getRange()) {
+      const entry = value as SymbolEntry;
+      if (this.byId.has(entry.id)) continue;
+      this.index(entry);
+      added++;
+    }
+    if (added > 0) this.sorted.clear();
+    return added;
+  }
+
   /** Every symbol's id. */
   ids(): number[] {
     return [...this.byId.keys()];

@@ -6,7 +6,8 @@ import { AccountStore } from './accounts.ts';
 import { BondStore } from './bonds.ts';
 import { EconomicCalendarStore } from './economic-calendar.ts';
 import { FundamentalsStore } from './fundamentals.ts';
-import { BarStore, type BarChunkSpan, type BarSlice } from './bars.ts';
+import { BarStore, type BarChunkSpan, type BarSlice, type ConflictMode, type MergeCounts } from './bars.ts';
+import { ImportJournal } from './imports.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
 import { LiveStore, savedOpenTicks } from './live.ts';
@@ -51,6 +52,8 @@ export class Store {
   readonly fundamentals: FundamentalsStore;
   readonly bonds: BondStore;
   readonly calendar: EconomicCalendarStore;
+  /** History imports staged and applied (store/imports.ts). */
+  readonly imports: ImportJournal;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -102,6 +105,7 @@ export class Store {
     this.fundamentals = new FundamentalsStore(this.dbs);
     this.bonds = new BondStore(this.dbs);
     this.calendar = new EconomicCalendarStore(this.dbs);
+    this.imports = new ImportJournal(this.dbs);
   }
 
   static open(opts: StoreOptions): Store {
@@ -162,6 +166,16 @@ export class Store {
 
   appendBar(symId: number, tf: Timeframe, bar: Bar): boolean {
     return this.bars.appendBar(symId, tf, bar);
+  }
+
+  /** Merges packed completed bars (ascending t) into the series wherever they fall (history imports). */
+  mergeBars(symId: number, tf: Timeframe, records: Float64Array, n: number, mode: ConflictMode): MergeCounts {
+    return this.bars.mergeHistory(symId, tf, records, n, mode);
+  }
+
+  /** Changes when a merge rewrote bars already stored in the series: caches of encoded bars compare it. */
+  barsRevision(symId: number, tf: Timeframe): number {
+    return this.bars.revision(symId, tf);
   }
 
   /** Appends ascending completed bars; returns how many were new. */

@@ -8,9 +8,10 @@ import { barJson } from '../../src/api/serialize.ts';
 const BAR_FIELDS = 6;
 
 /** A chunk source over plain arrays of packed records, recording what was read. */
-function source(chunks: Map<number, number[]>) {
+function source(chunks: Map<number, number[]>, revision = { value: 0 }) {
   const reads: [number, number, number][] = [];
   const src: BarRecordSource = {
+    barsRevision: () => revision.value,
     barChunkRecords(_symId, _tf, start, fromIndex, toIndex) {
       reads.push([start, fromIndex, toIndex]);
       return new Float64Array(chunks.get(start)!.slice(fromIndex * BAR_FIELDS, toIndex * BAR_FIELDS));
@@ -120,5 +121,24 @@ describe('bar JSON cache', () => {
     expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
     expect(ascRun(first, 0, 200)).toBe(plain(recs, 0, 200, false));
     expect(descRun(cache, first, 0, 200)).toBe(plain(recs, 0, 200, true));
+  });
+
+  test('a new series revision (an import rewrote bars) re-encodes the chunk from its current bars', () => {
+    const chunks = new Map<number, number[]>([[0, records(8)]]);
+    const revision = { value: 0 };
+    const { src } = source(chunks, revision);
+    const cache = new BarJsonCache();
+    const before = cache.chunk(src, 1, '1m', 0, 8);
+    expect(ascRun(before, 0, 8)).toBe(plain(records(8), 0, 8, false));
+    const rewritten = records(8, 0).map((x, i) => (i % 6 === 4 ? x + 1 : x));
+    chunks.set(0, rewritten);
+    expect(cache.chunk(src, 1, '1m', 0, 8)).toBe(before);
+    revision.value = 1;
+    const after = cache.chunk(src, 1, '1m', 0, 8);
+    expect(after).not.toBe(before);
+    expect(ascRun(after, 0, 8)).toBe(plain(rewritten, 0, 8, false));
+    expect(descRun(cache, after, 0, 8)).toBe(plain(rewritten, 0, 8, true));
+    expect(cache.size).toBe(1);
+    expect(cache.bytes).toBe(after.bytes);
   });
 });

@@ -1,7 +1,8 @@
-// Encoded completed bars, reused across range requests. Completed bars are immutable and only ever
-// appended to their chunk, so a chunk's JSON, once encoded for its first `count` bars, stays right
-// for those bars for good: a grown chunk (the hot one) is extended, never re-encoded. Bounded, LRU
-// by bytes; one cache per store (a test process runs several servers over different data dirs).
+// Encoded completed bars, reused across range requests. Live bars are only ever appended to their
+// chunk, so a chunk's JSON, once encoded for its first `count` bars, stays right for those bars: a
+// grown chunk (the hot one) is extended, never re-encoded. A history import may rewrite stored
+// bars; it changes the series' revision, and entries of an older revision are encoded afresh.
+// Bounded, LRU by bytes; one cache per store (a test process runs several servers over different data dirs).
 import type { Timeframe } from '../../domain/timeframes.ts';
 import type { Store } from '../../store/index.ts';
 import { barJson } from '../serialize.ts';
@@ -10,7 +11,7 @@ import { barJson } from '../serialize.ts';
 export const BAR_JSON_CACHE_BYTES = 96 * 1024 * 1024;
 
 /** What the cache reads bars it has not encoded yet from. */
-export type BarRecordSource = Pick<Store, 'barChunkRecords'>;
+export type BarRecordSource = Pick<Store, 'barChunkRecords' | 'barsRevision'>;
 
 const encoder = new TextEncoder();
 
@@ -31,6 +32,8 @@ export class EncodedChunk {
   descCount = 0;
   /** Whether the cache still holds (and counts the bytes of) this entry. */
   cached = true;
+  /** The series' revision the bars were encoded at (see `Store.barsRevision`). */
+  revision = 0;
 
   get bytes(): number {
     return this.asc.byteLength + this.offsets.byteLength + (this.desc?.byteLength ?? 0);
@@ -98,21 +101,33 @@ export class BarJsonCache {
 
   /**
    * The chunk starting at `chunkStart`, encoded for at least its first `count` bars. The bar count
-   * is the chunk's version: a chunk only grows, so an entry with fewer bars is extended in place.
+   * is the chunk's version: a chunk only grows, so an entry with fewer bars is extended in place;
+   * an entry of an older series revision (an import rewrote bars) is replaced.
    */
   chunk(source: BarRecordSource, symId: number, tf: Timeframe, chunkStart: number, count: number): EncodedChunk {
     const key = `${symId}:${tf}:${chunkStart}`;
+    const revision = source.barsRevision(symId, tf);
     let entry = this.entries.get(key);
+    if (entry && entry.revision !== revision) {
+      this.entries.delete(key);
+      entry.cached = false;
+      this.totalBytes -= entry.bytes;
+      entry = undefined;
+    }
+    let before: number;
     if (entry) {
       // Most recently used last: Map keeps insertion order.
       this.entries.delete(key);
       this.entries.set(key, entry);
       if (entry.count >= count) return entry;
+      before = entry.bytes;
     } else {
       entry = new EncodedChunk();
+      entry.revision = revision;
       this.entries.set(key, entry);
+      // All of a new entry's bytes are counted, its empty offsets too (eviction takes them all off).
+      before = 0;
     }
-    const before = entry.bytes;
     entry.append(source.barChunkRecords(symId, tf, chunkStart, entry.count, count), count - entry.count);
     this.resized(entry, before);
     return entry;

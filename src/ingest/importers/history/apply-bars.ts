@@ -1,0 +1,155 @@
+// Applies a staged import to the bars, in the process that owns the data dir's writes (the server,
+// or the import command when no server runs). One-minute bars are merged, then every coarser bar
+// they touch is rolled up again from the stored minutes by the same fold as live bars; daily input
+// is merged as daily bars. A coarser bar is rewritten only where it was itself rolled up from the
+// stored minutes, or on-conflict is replace: a bar that came from elsewhere is never silently lost.
+import { rollUp, type Bar } from '../../../domain/bar.ts';
+import { TIMEFRAMES, TIMEFRAME_BY_INDEX, type Timeframe } from '../../../domain/timeframes.ts';
+import type { SymbolEntry } from '../../../domain/instrument.ts';
+import { alignmentFor, type BarAlignment } from '../../../market/bar-alignment.ts';
+import type { ImportRecord, ImportResult, Store } from '../../../store/index.ts';
+
+const BAR_FIELDS = 6;
+const COARSER: readonly Timeframe[] = TIMEFRAMES.filter((tf) => tf !== '1m');
+
+export interface ApplyHooks {
+  /** After a series changed: the live bar builder picks up its bars in progress again. */
+  seriesChanged?(entry: SymbolEntry): void;
+  /** Between blocks (the server yields to requests here). */
+  pause?(): Promise<void>;
+}
+
+/** Applies one staged import; its counts go into the journal with `finish`. */
+export async function applyStagedImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}): Promise<ImportResult> {
+  if (record.newSymbols > 0) store.registry.refresh();
+  const result: ImportResult = { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs };
+  let sinceFlush = 0;
+  for (const [key, tfIndex] of record.series) {
+    const entry = store.registry.bySymbolName(key) ?? resolveNamespaced(store, key);
+    if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
+    const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
+    const align = alignmentFor(entry);
+    for (const block of store.imports.blocks(record.id, key, tfIndex)) {
+      const n = block.length / BAR_FIELDS;
+      if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result);
+      else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
+      sinceFlush += n;
+      if (sinceFlush >= 65_536) {
+        // Bounded memory: merged chunks wait in the write queue only until this commit.
+        await store.flush();
+        sinceFlush = 0;
+      }
+      await hooks.pause?.();
+    }
+    if (tf === '1m') refoldOpenBars(store, entry.id, align);
+    hooks.seriesChanged?.(entry);
+  }
+  await store.flush();
+  return result;
+}
+
+function resolveNamespaced(store: Store, key: string): SymbolEntry | undefined {
+  const bar = key.indexOf('|');
+  if (bar < 0) return undefined;
+  return store.registry.all('overnight').find((e) => `overnight|${e.symbol}` === key);
+}
+
+/** Leaves out bars at or after the series' bar in progress (the live feed's), counting them. */
+function beforeLive(store: Store, symId: number, tf: Timeframe, block: Float64Array, n: number, result: ImportResult): number {
+  const open = store.openBar(symId, tf);
+  if (!open) return n;
+  let keep = n;
+  while (keep > 0 && block[(keep - 1) * BAR_FIELDS]! >= open.t) keep--;
+  result.live += n - keep;
+  return keep;
+}
+
+function mergeInto(store: Store, symId: number, tf: Timeframe, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult): void {
+  n = beforeLive(store, symId, tf, block, n, result);
+  const counts = store.mergeBars(symId, tf, block, n, mode);
+  result.added += counts.added;
+  result.replaced += counts.replaced;
+  result.unchanged += counts.unchanged;
+  result.kept += counts.kept;
+  result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
+}
+
+function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult): void {
+  n = beforeLive(store, symId, '1m', block, n, result);
+  if (n === 0) return;
+  // The minutes every touched coarser bar is made of, before and after the merge.
+  const firstT = block[0]!;
+  const lastT = block[(n - 1) * BAR_FIELDS]!;
+  let fromMs = firstT;
+  let toMs = lastT + 1;
+  for (const tf of COARSER) {
+    fromMs = Math.min(fromMs, align.barStart(firstT, tf));
+    toMs = Math.max(toMs, align.barEnd(align.barStart(lastT, tf), tf));
+  }
+  const before = barsOf(store, symId, fromMs, toMs);
+  const writtenBefore = result.written['1m'] ?? 0;
+  mergeInto(store, symId, '1m', block, n, mode, result);
+  if ((result.written['1m'] ?? 0) === writtenBefore) return;
+  const after = barsOf(store, symId, fromMs, toMs);
+  const touched = new Float64Array(n);
+  for (let i = 0; i < n; i++) touched[i] = block[i * BAR_FIELDS]!;
+  for (const tf of COARSER) {
+    const bucketOf = (t: number) => align.barStart(t, tf);
+    const buckets = new Set<number>();
+    for (let i = 0; i < n; i++) buckets.add(bucketOf(touched[i]!));
+    const was = new Map(rollUp(before, bucketOf).map((b) => [b.t, b]));
+    const open = store.openBar(symId, tf);
+    const storedByT = new Map(barsOf(store, symId, fromMs, toMs, tf).map((b) => [b.t, b]));
+    const out: Bar[] = [];
+    for (const bar of rollUp(after, bucketOf)) {
+      if (!buckets.has(bar.t) || (open && bar.t >= open.t)) continue;
+      const stored = storedByT.get(bar.t) ?? null;
+      // A stored coarser bar that is not the roll-up of the stored minutes came from elsewhere.
+      const derived = stored === null || sameBar(stored, was.get(bar.t));
+      if (!derived && mode === 'skip') {
+        if (!sameBar(stored, bar)) result.kept++;
+        continue;
+      }
+      out.push(bar);
+    }
+    if (out.length === 0) continue;
+    const records = new Float64Array(out.length * BAR_FIELDS);
+    out.forEach((b, i) => records.set([b.t, b.o, b.h, b.l, b.c, b.v ?? NaN], i * BAR_FIELDS));
+    const counts = store.mergeBars(symId, tf, records, out.length, 'replace');
+    result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
+  }
+}
+
+/**
+ * The coarser bars in progress hold the completed minutes of their bucket: after minutes were
+ * imported into such a bucket, they are folded again from the stored minutes (the live builder
+ * then resumes from them, see `ApplyHooks.seriesChanged`).
+ */
+function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void {
+  for (const tf of COARSER) {
+    const open = store.openBar(symId, tf);
+    if (!open) continue;
+    const minutes = barsOf(store, symId, open.t, align.barEnd(open.t, tf));
+    const [bar] = rollUp(minutes, (t) => align.barStart(t, tf));
+    if (!bar || bar.t !== open.t) continue;
+    Object.assign(open, bar);
+    store.setOpenBar(symId, tf, open);
+  }
+}
+
+function barsOf(store: Store, symId: number, fromMs: number, toMs: number, tf: Timeframe = '1m'): Bar[] {
+  const slice = store.barsInRange(symId, tf, fromMs, toMs);
+  const out: Bar[] = new Array(slice.count);
+  const d = slice.data;
+  for (let i = 0; i < slice.count; i++) {
+    const at = i * BAR_FIELDS;
+    const v = d[at + 5]!;
+    out[i] = { t: d[at]!, o: d[at + 1]!, h: d[at + 2]!, l: d[at + 3]!, c: d[at + 4]!, v: Number.isNaN(v) ? null : v };
+  }
+  return out;
+}
+
+function sameBar(a: Bar | null | undefined, b: Bar | null | undefined): boolean {
+  if (!a || !b) return false;
+  return a.t === b.t && a.o === b.o && a.h === b.h && a.l === b.l && a.c === b.c && a.v === b.v;
+}
