@@ -71,7 +71,7 @@ function mergeInto(store: Store, symId: number, tf: Timeframe, block: Float64Arr
   result.replaced += counts.replaced;
   result.unchanged += counts.unchanged;
   result.kept += counts.kept;
-  result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
+  if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
 }
 
 function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult): void {
@@ -116,7 +116,7 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
     const records = new Float64Array(out.length * BAR_FIELDS);
     out.forEach((b, i) => records.set([b.t, b.o, b.h, b.l, b.c, b.v ?? NaN], i * BAR_FIELDS));
     const counts = store.mergeBars(symId, tf, records, out.length, 'replace');
-    result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
+    if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
   }
 }
 
