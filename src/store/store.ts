@@ -54,6 +54,7 @@ export class Store {
   readonly calendar: EconomicCalendarStore;
   /** History imports staged and applied (store/imports.ts). */
   readonly imports: ImportJournal;
+  readonly dataDir: string;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
   private readonly bars: BarStore;
@@ -67,6 +68,7 @@ export class Store {
 
   private constructor(opts: StoreOptions) {
     guardCommitFailures();
+    this.dataDir = opts.dataDir;
     this.dbs = openDbs(opts.dataDir);
     this.log = opts.log ?? (() => {});
     this.nowMs = opts.nowMs ?? (() => NaN);
