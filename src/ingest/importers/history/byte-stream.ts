@@ -4,6 +4,7 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip, createZstdDecompress } from 'node:zlib';
 import { InputFileError } from '../fundamentals-file.ts';
+import { ZstdFrameWatcher } from './zstd-frames.ts';
 
 export type Container = 'plain' | 'gzip' | 'zstd';
 
@@ -71,9 +72,9 @@ function describeStreamError(path: string, container: Container, err: unknown): 
   const e = err as NodeJS.ErrnoException;
   const name = container === 'gzip' ? 'gzip' : 'zstd';
   if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message)) return new InputFileError(`${path}: the ${name} data ends early (a truncated file?)`);
-  if (e.code?.startsWith('Z_') || e.code?.startsWith('ERR_ZSTD') || e.code === 'ERR_ZLIB_INITIALIZATION_FAILED') return new InputFileError(`${path}: the ${name} data is corrupt (${e.message})`);
-  if (e.code !== undefined && e.code.startsWith('E')) return describeOpenError(path, err);
-  return new InputFileError(`${path}: ${container === 'plain' ? 'read' : `${name} decompression`} failed (${e.message})`);
+  if (e.code !== undefined && /^E[A-Z]+$/.test(e.code)) return describeOpenError(path, err);
+  if (container !== 'plain') return new InputFileError(`${path}: the ${name} data is corrupt (${e.message})`);
+  return new InputFileError(`${path}: read failed (${e.message})`);
 }
 
 /**
@@ -98,8 +99,10 @@ export async function* decompressedChunks(path: string, container: Container, on
     return;
   }
   const inflate = container === 'gzip' ? createGunzip({ chunkSize: INFLATE_CHUNK }) : createZstdDecompress({ chunkSize: INFLATE_CHUNK });
+  const frames = container === 'zstd' ? new ZstdFrameWatcher() : null;
   raw.on('data', (chunk: Buffer) => {
     stored += chunk.length;
+    frames?.push(chunk);
   });
   raw.on('error', (err) => inflate.destroy(err));
   raw.pipe(inflate);
@@ -108,6 +111,7 @@ export async function* decompressedChunks(path: string, container: Container, on
       onRead(stored);
       yield chunk;
     }
+    if (frames !== null && !frames.endsCleanly(stored > 0)) throw new InputFileError(`${path}: the zstd data ends early (a truncated file?)`);
     onRead(stored);
   } catch (err) {
     throw describeStreamError(path, container, err);

@@ -23,12 +23,21 @@ function isFile(path: string): boolean {
   }
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Files named by paths and globs (`data/*.csv.gz`, `**` for any depth), sorted and deduplicated. */
 export function expandInputs(patterns: string[]): string[] {
   const byResolved = new Map<string, string>();
   for (const pattern of patterns) {
     const matches: string[] = [];
     if (!GLOB_CHARS.test(pattern)) {
+      if (isDirectory(pattern)) throw new InputFileError(`${pattern}: is a directory; name its files (e.g. ${join(pattern, '*.csv')})`);
       if (isFile(pattern)) matches.push(pattern);
     } else {
       const { base, rest } = splitPattern(pattern);

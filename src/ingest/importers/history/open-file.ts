@@ -10,7 +10,7 @@ import { CsvRowParser, type CsvSetup } from './csv-rows.ts';
 import { NdjsonRowParser } from './ndjson-rows.ts';
 import { openParquet, readParquetGroups } from './parquet-rows.ts';
 import { binanceFileName, guessPreset, isDataRecord, presetDef, resolveColumns, timeframeOfInterval, type PresetDef, type RowKind } from './presets.ts';
-import { BAR_SLOTS, CODE_SKIP, RowBuilder, TICK_SLOTS, type RawBatch, type RowShape } from './row-builder.ts';
+import { BAR_SHAPE, BAR_SLOTS, CODE_SKIP, RowBuilder, TICK_SHAPE, TICK_SLOTS, type RawBatch, type RowShape } from './row-builder.ts';
 import type { MappedSymbol, SymbolMapper, ValueContext } from './row-values.ts';
 import type { BarBatch, BarFile, BarReadOptions, InputFormat, RowProblem, TickBatch, TickFile, TickReadOptions } from './types.ts';
 
@@ -19,8 +19,6 @@ const DEFAULT_BATCH_ROWS = 8192;
 const PROBLEMS_PER_HAND_OUT = 1024;
 const SYMBOL_CACHE_LIMIT = 100_000;
 
-const BAR_SHAPE: RowShape = { slots: 5, required: Uint8Array.of(1, 1, 1, 1, 0), slotNames: ['o', 'h', 'l', 'c', 'v'], ticks: false };
-const TICK_SHAPE: RowShape = { slots: 6, required: new Uint8Array(6), slotNames: ['bid', 'ask', 'bid_size', 'ask_size', 'price', 'size'], ticks: true };
 
 type AnyOptions = BarReadOptions | TickReadOptions;
 

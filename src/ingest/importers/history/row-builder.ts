@@ -34,6 +34,11 @@ export interface RowShape {
   ticks: boolean;
 }
 
+/** Bars: o, h, l, c must have a value; v may be empty. */
+export const BAR_SHAPE: RowShape = { slots: 5, required: Uint8Array.of(1, 1, 1, 1, 0), slotNames: ['o', 'h', 'l', 'c', 'v'], ticks: false };
+/** Ticks: any field may be empty; the row's kind decides which ones it has. */
+export const TICK_SHAPE: RowShape = { slots: 6, required: new Uint8Array(6), slotNames: ['bid', 'ask', 'bid_size', 'ask_size', 'price', 'size'], ticks: true };
+
 export class RowBuilder {
   n = 0;
   line!: Float64Array;
@@ -62,7 +67,8 @@ export class RowBuilder {
     this.n = 0;
     this.line = new Float64Array(cap);
     this.tMs = new Float64Array(cap);
-    this.nums = Array.from({ length: this.shape.slots }, () => new Float64Array(cap));
+    // NaN until written: a field the file has no column for stays absent.
+    this.nums = Array.from({ length: this.shape.slots }, () => new Float64Array(cap).fill(NaN));
     this.symbol = new Array<string>(cap);
     this.classHint = new Array<AssetClass | null>(cap);
     this.kind = new Uint8Array(cap);
