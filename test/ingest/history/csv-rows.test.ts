@@ -4,6 +4,7 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { TimeReader } from '../../../src/ingest/importers/history/cell-values.ts';
+import { openBarFile } from '../../../src/ingest/importers/history/index.ts';
 import { CsvRowParser } from '../../../src/ingest/importers/history/csv-rows.ts';
 import { isDataRecord, presetDef, resolveColumns } from '../../../src/ingest/importers/history/presets.ts';
 import { BAR_SHAPE, RowBuilder } from '../../../src/ingest/importers/history/row-builder.ts';
@@ -38,6 +39,18 @@ describe('malformed rows', () => {
       [3, 'column o: "1\\r" is not a number'],
     ]);
     expect(read.rows.map((r) => r.line)).toEqual([4]);
+  });
+
+  test('problems do not wait for a batch to close: past 1024 they come out in an empty batch', async () => {
+    using dir = tempDir();
+    const path = join(dir.path, 'x.csv');
+    await Bun.write(path, `t,o,h,l,c\n${'1704067200000,x,2,0.5,1.5\n'.repeat(2500)}1704067200000,1,2,0.5,1.5\n`);
+    const handOuts: [number, number][] = [];
+    for await (const { batch, problems } of openBarFile(path, { symbol: 'X' }).batches) handOuts.push([batch.length, problems.length]);
+    expect(handOuts).toEqual([
+      [0, 2500],
+      [1, 0],
+    ]);
   });
 
   test('an unclosed quote at the end of the file is a problem on the line it opens', async () => {

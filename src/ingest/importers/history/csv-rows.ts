@@ -4,13 +4,10 @@
 // split by the full quoting rules. Records cut by a chunk boundary wait for the next chunk.
 import { InputFileError } from '../fundamentals-file.ts';
 import { numberFromText, textOf, type TimeReader } from './cell-values.ts';
+import { cellEnd, COMMA, concat, CR, LF, QUOTE, splitRecord } from './csv-split.ts';
 import { CODE_KIND, CODE_NUM, CODE_SKIP, CODE_SYMBOL, CODE_TIME, type RowBuilder } from './row-builder.ts';
 import { kindOfText, writeValue, type MappedSymbol, type SymbolMapper, type ValueContext } from './row-values.ts';
 
-const LF = 0x0a;
-const CR = 0x0d;
-const COMMA = 0x2c;
-const QUOTE = 0x22;
 const DOT = 0x2e;
 const MINUS = 0x2d;
 /** Integers below this are exact in a double: a mantissa this small divided by a power of ten rounds correctly. */
@@ -34,77 +31,6 @@ export interface CsvSetup {
   layoutFor(cells: string[], line: number): { layout: CsvLayout; firstIsData: boolean };
   /** Called when the file has no record at all (a preset that needs a header throws). */
   onEmpty(): void;
-}
-
-interface SplitRecord {
-  cells: string[];
-  next: number;
-  newlines: number;
-}
-
-/**
- * Splits the record at `start` by the quoting rules (a `"` opening a cell quotes it, `""` inside is a
- * quote, a quote elsewhere is a character); null when the record does not end before `limit`.
- */
-export function splitRecord(buf: Uint8Array, start: number, limit: number): SplitRecord | null {
-  const cells: string[] = [];
-  let p = start;
-  let newlines = 0;
-  for (;;) {
-    let text = '';
-    if (buf[p] === QUOTE) {
-      let from = ++p;
-      for (;;) {
-        if (p >= limit) return null;
-        const b = buf[p]!;
-        if (b === QUOTE) {
-          text += textOf(buf, from, p);
-          if (buf[p + 1] === QUOTE) {
-            text += '"';
-            p += 2;
-            from = p;
-            continue;
-          }
-          p++;
-          break;
-        }
-        if (b === LF) newlines++;
-        p++;
-      }
-      from = p;
-      while (p < limit && buf[p] !== COMMA && buf[p] !== LF) p++;
-      if (p >= limit) return null;
-      text += textOf(buf, from, buf[p] === LF && p > from && buf[p - 1] === CR ? p - 1 : p);
-    } else {
-      const from = p;
-      while (p < limit && buf[p] !== COMMA && buf[p] !== LF) p++;
-      if (p >= limit) return null;
-      text = textOf(buf, from, buf[p] === LF && p > from && buf[p - 1] === CR ? p - 1 : p);
-    }
-    cells.push(text);
-    if (buf[p] === COMMA) {
-      p++;
-      continue;
-    }
-    return { cells, next: p + 1, newlines: newlines + 1 };
-  }
-}
-
-/** Index of the comma, newline or quote that ends the cell at p (every byte above the comma is part of a cell). */
-function cellEnd(buf: Uint8Array, p: number): number {
-  for (;;) {
-    let c: number;
-    while ((c = buf[p]!) > COMMA) p++;
-    if (c === COMMA || c === LF || c === QUOTE) return p;
-    p++;
-  }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 export class CsvRowParser {

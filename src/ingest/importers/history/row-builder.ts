@@ -29,15 +29,13 @@ export interface RowShape {
   slots: number;
   /** Per slot: an empty cell is a problem (1) or NaN (0). */
   required: Uint8Array;
-  /** Names of the slots for messages. */
-  slotNames: readonly string[];
   ticks: boolean;
 }
 
 /** Bars: o, h, l, c must have a value; v may be empty. */
-export const BAR_SHAPE: RowShape = { slots: 5, required: Uint8Array.of(1, 1, 1, 1, 0), slotNames: ['o', 'h', 'l', 'c', 'v'], ticks: false };
+export const BAR_SHAPE: RowShape = { slots: 5, required: Uint8Array.of(1, 1, 1, 1, 0), ticks: false };
 /** Ticks: any field may be empty; the row's kind decides which ones it has. */
-export const TICK_SHAPE: RowShape = { slots: 6, required: new Uint8Array(6), slotNames: ['bid', 'ask', 'bid_size', 'ask_size', 'price', 'size'], ticks: true };
+export const TICK_SHAPE: RowShape = { slots: 6, required: new Uint8Array(6), ticks: true };
 
 export class RowBuilder {
   n = 0;

@@ -2,8 +2,7 @@
 // into the row being built: the slow, general counterpart of the CSV fast path, with the same
 // rules and the same messages.
 import type { AssetClass } from '../../../domain/asset-classes.ts';
-import { numberFromText } from './cell-values.ts';
-import type { TimeReader } from './cell-values.ts';
+import { numberFromText, type TimeReader } from './cell-values.ts';
 import { CODE_KIND, CODE_NUM, CODE_SYMBOL, CODE_TIME, KIND_UNSET, type RowBuilder } from './row-builder.ts';
 import { TICK_KIND_QUOTE, TICK_KIND_TRADE } from './types.ts';
 
