@@ -3,7 +3,7 @@
 // each plain, gzip and zstd; and what makes a file unreadable before any row.
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { InputFileError, openBarFile } from '../../../src/ingest/importers/history/index.ts';
+import { InputFileError, openBarFile, parseColumnMapping } from '../../../src/ingest/importers/history/index.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 import { containerCopies, FIXTURES, readBars } from './collect.ts';
 
@@ -180,5 +180,16 @@ describe('opening errors', () => {
     expect(() => openBarFile(join(FIXTURES, 'generic-daily.csv'), { tz: 'Mars/Olympus' })).toThrow('unknown time zone "Mars/Olympus"');
     expect(() => openBarFile(join(FIXTURES, 'README.md'))).toThrow('cannot tell the format from the name');
     expect(() => openBarFile(FIXTURES)).toThrow('is a directory');
+  });
+});
+
+describe('parseColumnMapping', () => {
+  test('TARGET=COLUMN pairs for bars or ticks; unknown or repeated targets are errors', () => {
+    expect(parseColumnMapping('bars', 't=timestamp, o=Open,h=high,l=low,c=close,v=volume,symbol=ticker')).toEqual({ ok: true, columns: { t: 'timestamp', o: 'Open', h: 'high', l: 'low', c: 'close', v: 'volume', symbol: 'ticker' } });
+    expect(parseColumnMapping('ticks', 'bid=b,ask=a,bid_size=bs,kind=side')).toEqual({ ok: true, columns: { bid: 'b', ask: 'a', bid_size: 'bs', kind: 'side' } });
+    expect(parseColumnMapping('bars', 'bid=b')).toEqual({ ok: false, error: 'unknown target "bid"; the targets are t, o, h, l, c, v, symbol' });
+    expect(parseColumnMapping('bars', 't=a,t=b')).toEqual({ ok: false, error: 't is mapped twice' });
+    expect(parseColumnMapping('bars', 'timestamp')).toEqual({ ok: false, error: '"timestamp" is not TARGET=COLUMN' });
+    expect(parseColumnMapping('bars', 'o=')).toEqual({ ok: false, error: 'no column named for o' });
   });
 });

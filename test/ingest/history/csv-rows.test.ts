@@ -190,4 +190,18 @@ describe('property: CSV written from rows reads back the same across any chunk b
     expect(single.problems).toEqual(['3: column t: "x" is not a time', '4: has 4 columns, expected 6', '5: column o: "1,5" is not a number']);
     expect(single.rows.map((r) => r[0])).toEqual([2, 6]);
   });
+
+  test('fuzz: any bytes after a header give rows and problems in line order, and never throw', () => {
+    const piece = fc.oneof(fc.constantFrom(',', '\n', '\r\n', '"', '""', '-', '.', 'e', ' ', 'x', '1704067200000', '12.5', 'inf', '\u00e9'), fc.uint8Array({ maxLength: 3 }).map((b) => String.fromCharCode(...b)));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 200 }), fc.array(fc.nat(), { maxLength: 8 }), (pieces, cuts) => {
+        const bytes = new TextEncoder().encode(`t,o,h,l,c,v\n${pieces.join('')}`);
+        const whole = parseChunks([bytes]);
+        expect(parseChunks(cutAt(bytes, cuts))).toEqual(whole);
+        const lines = [...whole.rows.map((r) => r[0]!), ...whole.problems.map((p) => Number(p.split(':')[0]))];
+        expect(new Set(lines).size).toBe(lines.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
