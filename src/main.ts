@@ -17,7 +17,7 @@ Usage: mds <command> [options]
 Commands:
   serve        run the service (REST and WebSocket on one port, the built-in simulator by default)
   keys         create, list, show, update and revoke API keys
-  import       load data files into the data dir ('mds import fundamentals|bonds|calendar FILE')
+  import       load data files into the data dir ('mds import bars|ticks|fundamentals|bonds|calendar FILE')
   backup       copy a data dir consistently, also while a server runs on it ('mds backup --to DIR')
   feeds        list the feeds 'serve --feed' can run and what each supplies
   compact      give the space of removed bars back to the disk (no server running; 'mds compact --help')

@@ -18,6 +18,16 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The pid of the live mds server that holds the data dir, or null when none does. */
+export function serverPidOf(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'mds.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, 'mds.pid');

@@ -3,6 +3,7 @@
 // values, so a report line says what is wrong without opening the file. Pure: no I/O.
 
 export const IMPORT_RULES = {
+  parse: "each cell must parse as its column's type",
   finite: 'prices must be finite numbers',
   ohlc: 'low ≤ min(open, close) and max(open, close) ≤ high',
   volume: 'volume must be a finite number ≥ 0',

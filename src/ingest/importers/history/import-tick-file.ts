@@ -34,6 +34,8 @@ export interface TickRows {
   price: ArrayLike<number>;
   size: ArrayLike<number>;
   bytesRead: number;
+  /** Rows that could not be parsed at all (faults too). */
+  problems?: readonly { line: number; message: string }[];
 }
 
 export interface TickImportReport {
@@ -75,6 +77,10 @@ export async function importTickFile(store: Store, source: string, batches: Asyn
     };
     const refused = new Set<string>();
     outer: for await (const rows of batches) {
+      for (const p of rows.problems ?? []) {
+        ticks.ticks++;
+        if (fault(p.line, { rule: 'parse', message: p.message })) break outer;
+      }
       for (let i = 0; i < rows.length; i++) {
         ticks.ticks++;
         const lineNo = rows.line[i]!;

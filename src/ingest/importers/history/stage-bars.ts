@@ -30,6 +30,8 @@ export interface BarRows {
   v: ArrayLike<number>;
   /** Bytes of the file consumed so far. */
   bytesRead: number;
+  /** Rows of the batch's stretch of file that could not be parsed at all (faults too). */
+  problems?: readonly { line: number; message: string }[];
 }
 
 export interface StageOptions {
@@ -99,6 +101,10 @@ export class BarStager {
   /** Takes one batch; false once the fault bound is passed (stop reading). */
   async add(rows: BarRows): Promise<boolean> {
     const report = this.report;
+    for (const p of rows.problems ?? []) {
+      report.rows++;
+      if (this.fault(p.line, { rule: 'parse', message: p.message })) return false;
+    }
     for (let i = 0; i < rows.length; i++) {
       report.rows++;
       const line = rows.line[i]!;
