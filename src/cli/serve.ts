@@ -12,6 +12,7 @@ import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
 import { FeedSet } from '../ingest/feeds.ts';
+import { LiveRecorder } from '../ingest/live-record.ts';
 import { ALL_INSTRUMENTS } from '../ingest/reference/catalog.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { isFirstStart } from '../ingest/simulator/backfill.ts';
@@ -88,6 +89,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const pipeline = new Pipeline(store, clock);
   feeds.start(pipeline);
   pipeline.start();
+  // When each feed is live, for the coverage report.
+  const liveRecorder = new LiveRecorder(store, clock, feeds, log);
+  liveRecorder.start();
 
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
@@ -105,6 +109,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      liveRecorder.stop();
       await feeds.stop();
       pipeline.stop();
       stream.stop();

@@ -38,6 +38,8 @@ export interface StoreDbs {
   calendar: Database<unknown, (string | number)[]>;
   /** event id → its scheduledAtMs, so an update replaces the event by id. */
   calendarIds: Database<unknown, string>;
+  /** [startMs, feedId, tag] → a stretch of a feed being live: end ms and symbol ids (store/live-intervals.ts). */
+  liveIntervals: Database<Buffer, (string | number)[]>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -66,5 +68,6 @@ export function openDbs(dataDir: string): StoreDbs {
     bonds: root.openDB<unknown, (string | number)[]>({ name: 'bonds', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendar: root.openDB<unknown, (string | number)[]>({ name: 'calendar', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
+    liveIntervals: root.openDB<Buffer, (string | number)[]>({ name: 'live-intervals', ...binary }),
   };
 }
