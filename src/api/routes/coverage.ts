@@ -16,7 +16,8 @@ const SymbolParams = t.Object({ symbol: t.String() });
 const CoverageQuery = t.Object({ timeframe: t.Optional(t.String()), from: t.Optional(t.String()), to: t.Optional(t.String()) });
 
 export function coverageRoutes(deps: ApiDeps) {
-  const source = storeCoverageSource(deps.store, (symId, tf) => deps.bars.barInProgress(symId, tf));
+  // A bar a previous run left in progress (no feed serves the symbol now) has prices all the same.
+  const source = storeCoverageSource(deps.store, (symId, tf) => deps.bars.barInProgress(symId, tf) ?? deps.store.openBar(symId, tf));
   let routes = new Elysia({ prefix: COVERAGE_PREFIX });
   for (const assetClass of ASSET_CLASSES) {
     routes = routes.get(
