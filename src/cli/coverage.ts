@@ -28,6 +28,8 @@ Options:
   --from YYYY-MM-DD  first UTC date, inclusive (default: the --to date)
   --to YYYY-MM-DD    last UTC date, inclusive (default: today); the window is at most 31 days for
                      1m, 90 for 5m, 180 for 15m, 365 for 1h, 730 for 4h, 5000 for 1d
+  --as-of TIME       the instant to report at, ISO 8601 or Unix ms (default now; for a data dir a
+                     server ran with --clock-start): slots that end later are left out
   --data-dir DIR     the data dir (default ./data, env MDS_DATA_DIR)
   --json             one line per symbol, the body GET /coverage/{class}/{symbol} answers
   -h, --help         this text
@@ -38,6 +40,7 @@ const OPTIONS = {
   timeframe: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
+  'as-of': { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -62,6 +65,13 @@ function findEntry(store: Store, raw: string, assetClass: AssetClass | undefined
     if (entry) return entry;
   }
   throw new UsageError(`unknown symbol ${JSON.stringify(raw)}${assetClass ? ` in ${assetClass}` : ' in every class'}`);
+}
+
+/** `--as-of`: an ISO 8601 instant with a zone, or Unix ms. */
+function parseInstant(raw: string): number {
+  const ms = /^\d+$/.test(raw) ? Number(raw) : /(Z|[+-]\d{2}:?\d{2})$/i.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--as-of must be an ISO 8601 instant with a zone (2026-03-04T15:30:00Z) or Unix ms, got ${JSON.stringify(raw)}`);
+  return ms;
 }
 
 /** `2026-03-04 15:30` (seconds only when there are some), UTC. */
@@ -97,7 +107,7 @@ export async function runCoverage(argv: string[], env: Record<string, string | u
   if (positionals.length === 0) throw new UsageError("'mds coverage' needs at least one symbol, e.g. mds coverage BTCUSD. Run 'mds coverage --help' for the options.");
   const rawClass = values.class?.trim().toLowerCase();
   if (rawClass !== undefined && !isAssetClass(rawClass)) throw new UsageError(`--class: unknown asset class ${JSON.stringify(values.class)}; classes are ${ASSET_CLASSES.join(', ')}`);
-  const nowMs = systemClock.nowMs();
+  const nowMs = values['as-of'] === undefined ? systemClock.nowMs() : parseInstant(values['as-of']);
   let params;
   try {
     params = parseCoverageParams({ timeframe: values.timeframe, from: values.from, to: values.to }, nowMs);

@@ -84,12 +84,30 @@ describe('mds coverage', () => {
     });
   });
 
+  test('--as-of reports at another instant: slots that end later (less the settle lag) are left out', async () => {
+    const r = await coverage('BTCUSD', '--as-of', '2026-03-04T03:00:00Z', '--json');
+    const m = (i: number) => WED + i * MINUTE_MS;
+    const body = JSON.parse(r.out);
+    expect({ code: r.code, classifiedTo: body.classified_to, asOf: body.as_of, ranges: body.ranges }).toEqual({
+      code: 0,
+      classifiedTo: m(180) - 5000,
+      asOf: m(180),
+      ranges: [
+        { from: m(0), to: m(100), kind: 'bars', count: 100 },
+        { from: m(100), to: m(150), kind: 'gap', count: 50 },
+        { from: m(150), to: m(170), kind: 'quiet', count: 20 },
+        { from: m(170), to: m(179), kind: 'gap', count: 9 },
+      ],
+    });
+  });
+
   test.each([
     [['NOPEUSD'], 'mds: unknown symbol "NOPEUSD" in every class\n'],
     [['AAPL', '--class', 'stocks'], 'mds: AAPL: invalid stocks symbol "AAPL": expected MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL\n'],
     [['BTCUSD', '--class', 'bonds'], 'mds: --class: unknown asset class "bonds"; classes are crypto, forex, stocks, indices, etfs, commodities, perpetuals, overnight\n'],
     [['BTCUSD', '--timeframe', '2m'], 'mds: invalid timeframe "2m": allowed values are 1m, 5m, 15m, 1h, 4h, 1d\n'],
     [['BTCUSD', '--from', '2026-01-01', '--to', '2026-03-04'], 'mds: window of 63 days exceeds the maximum span of 31 days for 1 minute bars\n'],
+    [['BTCUSD', '--as-of', 'yesterday'], 'mds: --as-of must be an ISO 8601 instant with a zone (2026-03-04T15:30:00Z) or Unix ms, got "yesterday"\n'],
     [[], "mds: 'mds coverage' needs at least one symbol, e.g. mds coverage BTCUSD. Run 'mds coverage --help' for the options.\n"],
   ])('%j is a usage error (exit 2): %s', async (args, message) => {
     const r = await coverage(...args);
