@@ -118,11 +118,6 @@ export class LiveIntervalStore {
     if (this.recent.length > RECENT_CLOSED) this.recent.shift();
   }
 
-  /** The feeds with an open stretch (in this process). */
-  openFeeds(): string[] {
-    return [...this.open.keys()];
-  }
-
   /** When a feed supplying `symId` was live, overlapping [fromMs, toMs): merged, in time order. */
   liveIntervals(symId: number, fromMs: number, toMs: number): Interval[] {
     const found = new Map<string, Interval>();

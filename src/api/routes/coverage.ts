@@ -24,8 +24,8 @@ export function coverageRoutes(deps: ApiDeps) {
       `/${assetClass}/:symbol`,
       ({ params, query, request }) => {
         const entry = resolveSymbol(deps.store, assetClass, params.symbol, accountOf(request));
-        const p = parseCoverageParams(query, deps.clock.nowMs());
-        return jsonResponse(JSON.stringify(coverageBody(source, entry, p, deps.clock.nowMs())));
+        const nowMs = deps.clock.nowMs();
+        return jsonResponse(JSON.stringify(coverageBody(source, entry, parseCoverageParams(query, nowMs), nowMs)));
       },
       { params: SymbolParams, query: CoverageQuery },
     ) as unknown as typeof routes;
