@@ -12,6 +12,7 @@ import { buildOpenApi } from './openapi.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
+import { coverageRoutes } from './routes/coverage.ts';
 import { economicCalendarRoutes } from './routes/economic-calendar.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
@@ -63,6 +64,7 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
+  app = app.use(coverageRoutes(deps)) as unknown as typeof app;
   return app.use(classRoutes('etfs', deps, '/v1/etfs'));
 }
 

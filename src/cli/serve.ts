@@ -14,6 +14,7 @@ import { Pipeline } from '../ingest/pipeline.ts';
 import { ImportWatcher } from '../ingest/importers/history/import-watcher.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
 import { FeedSet } from '../ingest/feeds.ts';
+import { LiveRecorder } from '../ingest/live-record.ts';
 import { ALL_INSTRUMENTS } from '../ingest/reference/catalog.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { isFirstStart } from '../ingest/simulator/backfill.ts';
@@ -98,6 +99,9 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     pause: () => new Promise((resolve) => setImmediate(resolve)),
   }, log);
   void imports.start();
+  // When each feed is live, for the coverage report.
+  const liveRecorder = new LiveRecorder(store, clock, feeds, log);
+  liveRecorder.start();
 
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
@@ -115,6 +119,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      liveRecorder.stop();
       await feeds.stop();
       await imports.stop();
       pipeline.stop();

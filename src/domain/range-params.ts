@@ -52,23 +52,32 @@ export function parseTimeframe(multiplierRaw: string, timespanRaw: string): Time
   return tf;
 }
 
-export function parseRangeParams(
-  path: { multiplier: string; timespan: string; from: string; to: string },
-  query: { limit?: string; offset?: string; sort?: string },
-): RangeParams {
-  const tf = parseTimeframe(path.multiplier, path.timespan);
-  const fromMs = parseDate('from', path.from);
-  const toDayMs = parseDate('to', path.to);
-  if (toDayMs < fromMs) throw badRequest(`invalid window: to (${path.to}) must be on or after from (${path.from})`);
+/**
+ * Two inclusive UTC dates → [fromMs, toMs) with toMs the end of `to`; 400 when `to` is before
+ * `from` or the window is longer than the timeframe's maximum span (spec: Limits).
+ */
+export function parseDateWindow(tf: Timeframe, fromRaw: string, toRaw: string): { fromMs: number; toMs: number } {
+  const fromMs = parseDate('from', fromRaw);
+  const toDayMs = parseDate('to', toRaw);
+  if (toDayMs < fromMs) throw badRequest(`invalid window: to (${toRaw}) must be on or after from (${fromRaw})`);
   const spanDays = (toDayMs - fromMs) / DAY_MS + 1;
   const info = TIMEFRAME_INFO[tf];
   if (spanDays > info.maxSpanDays) {
     throw badRequest(`window of ${spanDays} days exceeds the maximum span of ${info.maxSpanDays} days for ${info.multiplier} ${info.timespan} bars`);
   }
+  return { fromMs, toMs: toDayMs + DAY_MS };
+}
+
+export function parseRangeParams(
+  path: { multiplier: string; timespan: string; from: string; to: string },
+  query: { limit?: string; offset?: string; sort?: string },
+): RangeParams {
+  const tf = parseTimeframe(path.multiplier, path.timespan);
+  const { fromMs, toMs } = parseDateWindow(tf, path.from, path.to);
   const limit = parseInteger('limit', query.limit, RANGE_LIMIT_DEFAULT, 1, RANGE_LIMIT_MAX);
   const offset = parseInteger('offset', query.offset, 0, 0, RANGE_OFFSET_MAX);
   const sortRaw = query.sort ?? 'desc';
   const sort = sortRaw.toLowerCase();
   if (sort !== 'asc' && sort !== 'desc') throw badRequest(`invalid sort ${quoteInput(sortRaw)}: allowed values are asc, desc`);
-  return { tf, fromMs, toMs: toDayMs + DAY_MS, limit, offset, sort };
+  return { tf, fromMs, toMs, limit, offset, sort };
 }

@@ -137,6 +137,11 @@ export class FeedSet {
     }
   }
 
+  /** The symbol ids each feed supplies (those the registry serves), by feed id. */
+  supplied(): Map<string, number[]> {
+    return new Map(this.feeds.map((r) => [r.feed.id, [...r.symIds].filter((id) => id >= 0)]));
+  }
+
   /** Every feed's own report; a failed feed (or one whose report throws) is reported failed with the reason. */
   health(): FeedHealth[] {
     return this.feeds.map((r) => {

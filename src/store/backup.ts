@@ -23,7 +23,7 @@ export function hasStore(dataDir: string): boolean {
  */
 export async function backupStore(dataDir: string, targetDir: string, compact: boolean): Promise<BackupResult> {
   checkStoreFile(dataDir);
-  const root = open({ path: join(dataDir, STORE_FILE), compression: false, maxDbs: 16 });
+  const root = open({ path: join(dataDir, STORE_FILE), compression: false, maxDbs: 32 });
   const partial = join(targetDir, PARTIAL_STORE_FILE);
   const path = join(targetDir, STORE_FILE);
   try {

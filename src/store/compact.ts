@@ -19,7 +19,7 @@ export async function compactStore(dataDir: string): Promise<CompactResult> {
   const temporary = `${path}.compacting`;
   const beforeBytes = statSync(path).size;
   rmSync(temporary, { force: true });
-  const root = open({ path, compression: false, maxDbs: 16 });
+  const root = open({ path, compression: false, maxDbs: 32 });
   try {
     await root.backup(temporary, true);
   } catch (err) {

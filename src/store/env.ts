@@ -42,6 +42,8 @@ export interface StoreDbs {
   importStage: Database<Buffer, (string | number)[]>;
   /** importId → the import's record (msgpack): files, options, state, result. */
   imports: Database<unknown, number>;
+  /** [startMs, feedId, tag] → a stretch of a feed being live: end ms and symbol ids (store/live-intervals.ts). */
+  liveIntervals: Database<Buffer, (string | number)[]>;
 }
 
 export function openDbs(dataDir: string): StoreDbs {
@@ -72,5 +74,6 @@ export function openDbs(dataDir: string): StoreDbs {
     calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
     importStage: root.openDB<Buffer, (string | number)[]>({ name: 'import-stage', ...binary }),
     imports: root.openDB<unknown, number>({ name: 'imports', encoding: 'msgpack', keyEncoding: 'uint32' }),
+    liveIntervals: root.openDB<Buffer, (string | number)[]>({ name: 'live-intervals', ...binary }),
   };
 }

@@ -11,6 +11,7 @@ import { ImportJournal } from './imports.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
 import { LiveStore, savedOpenTicks } from './live.ts';
+import { LiveIntervalStore } from './live-intervals.ts';
 import { Registry } from './registry.ts';
 import { TickRing, type TickKind } from './ticks.ts';
 import { WriteQueue, type WriteState } from './write-queue.ts';
@@ -18,6 +19,7 @@ import { guardCommitFailures } from './commit-failures.ts';
 import { DiskWatch, formatBytes, type DiskStatus } from './disk-watch.ts';
 import { RetentionRunner } from './retention.ts';
 import type { Retention } from '../domain/retention.ts';
+import type { Interval } from '../domain/coverage.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -60,6 +62,7 @@ export class Store {
   private readonly bars: BarStore;
   private readonly ticks: TickRing;
   private readonly latestStore: LatestStore;
+  private readonly liveStretches: LiveIntervalStore;
   private readonly disk: DiskWatch;
   private readonly nowMs: () => number;
   private readonly log: (line: string) => void;
@@ -108,6 +111,7 @@ export class Store {
     this.bonds = new BondStore(this.dbs);
     this.calendar = new EconomicCalendarStore(this.dbs);
     this.imports = new ImportJournal(this.dbs);
+    this.liveStretches = new LiveIntervalStore(this.dbs, this.queue);
   }
 
   static open(opts: StoreOptions): Store {
@@ -213,6 +217,23 @@ export class Store {
 
   lastCompletedBarT(symId: number, tf: Timeframe): number | null {
     return this.bars.lastCompletedT(symId, tf);
+  }
+
+  // --- when feeds were live (the coverage report) ----------------------------------------------
+
+  /** Feed `feedId`, supplying `symIds`, is live at `nowMs`; its stretch is written every few seconds. */
+  recordLive(feedId: string, nowMs: number, symIds: readonly number[]): void {
+    this.liveStretches.recordLive(feedId, nowMs, symIds);
+  }
+
+  /** Feed `feedId` stopped being live; its stretch ends where it was last seen live. */
+  recordDown(feedId: string): void {
+    this.liveStretches.recordDown(feedId);
+  }
+
+  /** When a feed supplying `symId` was live, overlapping [fromMs, toMs): merged, in time order. */
+  liveIntervals(symId: number, fromMs: number, toMs: number): Interval[] {
+    return this.liveStretches.liveIntervals(symId, fromMs, toMs);
   }
 
   // --- metadata -----------------------------------------------------------------------------

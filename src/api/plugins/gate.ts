@@ -26,10 +26,14 @@ export function accountOf(request: Request): Account {
   return account;
 }
 
-/** The asset class a path belongs to (`/v1/etfs/...` is etfs), or null. */
+/** The asset class a path belongs to (`/v1/etfs/...` is etfs, `/coverage/crypto/...` crypto), or null. */
 export function classOfPath(path: string): string | null {
   const end = path.indexOf('/', 1);
   let first = end < 0 ? path.slice(1) : path.slice(1, end);
+  if (first === 'coverage' && end > 0) {
+    const next = path.indexOf('/', end + 1);
+    return next < 0 ? path.slice(end + 1) : path.slice(end + 1, next);
+  }
   if (first === 'v1') {
     const next = path.indexOf('/', 4);
     first = next < 0 ? path.slice(4) : path.slice(4, next);
@@ -43,7 +47,10 @@ export function classOfPath(path: string): string | null {
  * and looking it up hashes a fresh string each time.
  */
 const CLASS_PREFIXES: [prefix: string, cls: AssetClass][][] = [];
-for (const [prefix, cls] of [...ASSET_CLASSES.map((c): [string, AssetClass] => [`/${c}/`, c]), ['/v1/etfs/', 'etfs'] as [string, AssetClass]]) {
+// The coverage report of a class's symbol (`/coverage/{class}/...`) follows the class's rules too;
+// listed last, so the class routes' own prefixes are tried first.
+const COVERAGE_PREFIXES = ASSET_CLASSES.map((c): [string, AssetClass] => [`/coverage/${c}/`, c]);
+for (const [prefix, cls] of [...ASSET_CLASSES.map((c): [string, AssetClass] => [`/${c}/`, c]), ['/v1/etfs/', 'etfs'] as [string, AssetClass], ...COVERAGE_PREFIXES]) {
   (CLASS_PREFIXES[prefix.charCodeAt(1)] ??= []).push([prefix, cls]);
 }
 

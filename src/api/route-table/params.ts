@@ -4,6 +4,7 @@
 import { Type as T, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import { BOND_COUNTRIES } from '../../domain/bonds.ts';
+import { COVERAGE_DEFAULT_TIMEFRAME } from '../../domain/coverage-params.ts';
 import { CALENDAR_COUNTRIES, IMPORTANCES } from '../../domain/economic-calendar.ts';
 import { CALENDAR_DEFAULT_DAYS, CALENDAR_MAX_DAYS, CALENDAR_PAGE_DEFAULT, CALENDAR_PAGE_MAX } from '../../domain/economic-calendar-params.ts';
 import { FUNDAMENTALS_MARKETS } from '../../domain/fundamentals.ts';
@@ -44,6 +45,12 @@ export function rangeParams(assetClass: AssetClass): TObject {
     to: date(`last UTC date, inclusive; on or after from; the window is at most ${SPANS}`),
   });
 }
+
+export const CoverageQuery = T.Object({
+  timeframe: T.Optional(oneOf(TIMEFRAMES, { default: COVERAGE_DEFAULT_TIMEFRAME, description: 'the bar size whose slots are classified' })),
+  from: T.Optional(date('first UTC date, inclusive; default the to date')),
+  to: T.Optional(date(`last UTC date, inclusive; default today; on or after from; the window is at most ${TIMEFRAMES.map((tf) => `${TIMEFRAME_INFO[tf].maxSpanDays} days for ${tf}`).join(', ')}`)),
+});
 
 /** The range route's paging, shared by the bond history. */
 const paging = {
