@@ -77,13 +77,18 @@ export async function importTickFile(store: Store, source: string, batches: Asyn
     };
     const refused = new Set<string>();
     outer: for await (const rows of batches) {
-      for (const p of rows.problems ?? []) {
+      // Unparseable rows are reported in line order among the others.
+      const problems = rows.problems ?? [];
+      let p = 0;
+      for (let i = 0; i <= rows.length; i++) {
+        const lineNo = i < rows.length ? rows.line[i]! : Infinity;
+        while (p < problems.length && problems[p]!.line < lineNo) {
+          ticks.ticks++;
+          if (fault(problems[p]!.line, { rule: 'parse', message: problems[p]!.message })) break outer;
+          p++;
+        }
+        if (i === rows.length) break;
         ticks.ticks++;
-        if (fault(p.line, { rule: 'parse', message: p.message })) break outer;
-      }
-      for (let i = 0; i < rows.length; i++) {
-        ticks.ticks++;
-        const lineNo = rows.line[i]!;
         const raw = rows.symbol[i]!;
         const target = symbols.resolve(raw, rows.classHint[i] ?? null);
         if (typeof target === 'string') {

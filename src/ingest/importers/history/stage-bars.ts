@@ -101,13 +101,18 @@ export class BarStager {
   /** Takes one batch; false once the fault bound is passed (stop reading). */
   async add(rows: BarRows): Promise<boolean> {
     const report = this.report;
-    for (const p of rows.problems ?? []) {
+    // Unparseable rows are reported in line order among the others.
+    const problems = rows.problems ?? [];
+    let p = 0;
+    for (let i = 0; i <= rows.length; i++) {
+      const line = i < rows.length ? rows.line[i]! : Infinity;
+      while (p < problems.length && problems[p]!.line < line) {
+        report.rows++;
+        if (this.fault(problems[p]!.line, { rule: 'parse', message: problems[p]!.message })) return false;
+        p++;
+      }
+      if (i === rows.length) break;
       report.rows++;
-      if (this.fault(p.line, { rule: 'parse', message: p.message })) return false;
-    }
-    for (let i = 0; i < rows.length; i++) {
-      report.rows++;
-      const line = rows.line[i]!;
       const target = this.symbols.resolve(rows.symbol[i]!, rows.classHint[i] ?? null);
       if (typeof target === 'string') {
         const raw = rows.symbol[i]!;

@@ -1,0 +1,144 @@
+// `mds import bars|ticks` as an operator runs it: next to a running server (which applies the file
+// and serves it at once, with no stale cached range body), alone on a data dir, over the preset
+// fixture files, with bad rows, re-imports and usage errors.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { runMds } from '../support/cli.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+const FIXTURES = resolve(import.meta.dir, '../fixtures/history');
+const DAY = '2024-01-02';
+const DAY_MS = Date.parse(`${DAY}T00:00:00Z`);
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'mds-import-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A generic CSV of `n` BTCUSD minutes from 00:00 of DAY; `bump` shifts the prices. */
+function minuteCsv(name: string, n: number, bump = 0): string {
+  const lines = ['time,symbol,open,high,low,close,volume'];
+  for (let i = 0; i < n; i++) {
+    const o = 42_000 + i + bump;
+    lines.push(`${new Date(DAY_MS + i * 60_000).toISOString()},BTCUSD,${o},${o + 5},${o - 5},${o + 1},${(i % 7) + 0.5}`);
+  }
+  const path = join(work, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+interface RangeBody {
+  results_count: number;
+  results: { t: number; o: number; h: number; l: number; c: number; v: number }[];
+}
+
+describe('mds import bars beside a running server', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ args: ['--feed', 'none'] });
+  });
+  afterAll(() => server.stop());
+
+  const range = async (tf: string) => (await (await server.get(`/crypto/agg/BTCUSD/${tf}/${DAY}/${DAY}?sort=asc`)).json()) as RangeBody;
+
+  test('the server applies the file and serves it at once; a re-import with replace is not hidden by cached bodies', async () => {
+    expect((await range('1/minute')).results_count).toBe(0);
+    expect((await range('1/hour')).results_count).toBe(0);
+    const first = minuteCsv('first.csv', 120);
+    const r = await runMds('import', 'bars', first, '--data-dir', server.dataDir);
+    expect({ code: r.code, err: r.err }).toMatchObject({ code: 0, err: expect.stringContaining(`staged; the server (pid ${process.pid}) applies it`) });
+    expect(r.out).toContain('bars written: 1m 120, 5m 24, 15m 8, 1h 2, 4h 1, 1d 1');
+    const minutes = await range('1/minute');
+    expect(minutes.results_count).toBe(120);
+    expect(minutes.results[0]).toEqual({ t: DAY_MS, o: 42_000, h: 42_005, l: 41_995, c: 42_001, v: 0.5 });
+    expect((await range('1/hour')).results.map((b) => [b.t, b.o, b.c])).toEqual([
+      [DAY_MS, 42_000, 42_060],
+      [DAY_MS + 3_600_000, 42_060, 42_120],
+    ]);
+
+    // The same minutes with other prices: skipped by default, taken with replace.
+    const changed = minuteCsv('changed.csv', 120, 1000);
+    const skipped = await runMds('import', 'bars', changed, '--data-dir', server.dataDir, '--json');
+    expect(skipped.code).toBe(0);
+    expect(JSON.parse(skipped.out)).toMatchObject({ kept: 120, replaced: 0, written: {} });
+    expect((await range('1/minute')).results[0]!.o).toBe(42_000);
+    const replaced = await runMds('import', 'bars', changed, '--data-dir', server.dataDir, '--on-conflict', 'replace', '--json');
+    expect(JSON.parse(replaced.out)).toMatchObject({ replaced: 120, written: { '1m': 120, '1h': 2, '1d': 1 } });
+    expect((await range('1/minute')).results[0]!.o).toBe(43_000);
+    expect((await range('1/hour')).results[0]!.o).toBe(43_000);
+    expect(server.logs.some((l) => /import \d+ \(.*changed\.csv\): applied/.test(l))).toBe(true);
+  }, 30_000);
+});
+
+describe('mds import bars and ticks alone on a data dir', () => {
+  const dataDir = () => mkdtempSync(join(work, 'data-'));
+
+  test('each preset fixture imports, plain and compressed, and a re-import changes nothing', async () => {
+    const dir = dataDir();
+    const files = [
+      join(FIXTURES, 'BTCUSDT-1m-2024-01.csv'),
+      join(FIXTURES, 'BTCUSDT-1m-2025-01.csv'),
+      join(FIXTURES, 'global_crypto/minute_aggs_v1/2024/01/2024-01-02.csv'),
+      join(FIXTURES, 'us_stocks_sip/day_aggs_v1/2024/01/2024-01-02.csv'),
+    ];
+    const gz = join(work, 'BTCUSDT-1m-2023-12.csv.gz');
+    writeFileSync(gz, gzipSync('1701388800000,42000,42010,41990,42005,1.5,1701388859999,0,10,0,0,0\n'));
+    const first = await runMds('import', 'bars', ...files, gz, '--data-dir', dir, '--json', '--max-errors', '100', '--create-symbols');
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.out) as { files: { outcome: string }[]; written: Record<string, number> };
+    expect(summary.files.map((f) => f.outcome)).toEqual(files.map(() => 'applied').concat('applied'));
+    expect(summary.written['1m']).toBeGreaterThan(0);
+    const again = JSON.parse((await runMds('import', 'bars', ...files, gz, '--data-dir', dir, '--json', '--max-errors', '100', '--create-symbols')).out);
+    expect(again).toMatchObject({ written: {}, replaced: 0, kept: 0 });
+    expect(again.unchanged).toBe((summary as unknown as { staged: number }).staged);
+    // A file without a symbol column takes --symbol.
+    const ndjson = await runMds('import', 'bars', join(FIXTURES, 'generic-bars.ndjson'), '--symbol', 'ETHUSD', '--class', 'crypto', '--data-dir', dir, '--json');
+    expect(ndjson.code).toBe(0);
+    expect(JSON.parse(ndjson.out).files[0].outcome).toBe('applied');
+  }, 30_000);
+
+  test('a file with more bad rows than allowed leaves nothing; the message names file, line and rule', async () => {
+    const dir = dataDir();
+    const path = join(work, 'bad.csv');
+    writeFileSync(path, 'time,symbol,open,high,low,close,volume\n2024-01-02T00:00:00Z,BTCUSD,1,2,0.5,1.5,1\n2024-01-02T00:01:00Z,BTCUSD,1,2,3,1.5,1\n2024-01-02T00:02:00Z,BTCUSD,x,2,0.5,1.5,1\n');
+    const r = await runMds('import', 'bars', path, '--data-dir', dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${path}:3: ohlc: open 1, high 2, low 3, close 1.5: low ≤ min(open, close) and max(open, close) ≤ high`);
+    expect(r.err).toContain('more than 0 bad rows (--max-errors): nothing of it was imported');
+    const allowed = await runMds('import', 'bars', path, '--data-dir', dir, '--max-errors', '2', '--json');
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.out)).toMatchObject({ staged: 1, faults: 2, written: { '1m': 1 } });
+  });
+
+  test('ticks make bars through the live path', async () => {
+    const dir = dataDir();
+    const r = await runMds('import', 'ticks', join(FIXTURES, 'BTCUSDT-trades-2024-01-01.csv'), '--data-dir', dir, '--json');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).written['1m']).toBeGreaterThan(0);
+  });
+
+  test('usage errors name what is allowed', async () => {
+    const dir = dataDir();
+    const cases: [string[], string][] = [
+      [['--format', 'csv'], '--format must be one of binance-klines, polygon, massive, generic'],
+      [['--timeframe', '5m'], '--timeframe must be 1m or 1d'],
+      [['--on-conflict', 'merge'], '--on-conflict must be one of skip, replace'],
+      [['--max-errors=-1'], '--max-errors must be a whole number ≥ 0'],
+      [['--tz', 'Mars/Base'], '--tz must be an IANA time zone'],
+      [['--columns', 'q=open'], '--columns: unknown target "q"'],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runMds('import', 'bars', join(FIXTURES, 'generic-daily.csv'), '--data-dir', dir, ...args);
+      expect({ args, code: r.code, err: r.err }).toEqual({ args, code: 2, err: expect.stringContaining(message) });
+    }
+    const missing = await runMds('import', 'bars', join(work, 'nope-*.csv'), '--data-dir', dir);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('nope-*.csv');
+  });
+});
