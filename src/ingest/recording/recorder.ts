@@ -141,10 +141,15 @@ export class Recorder {
     this.timer = null;
     // The last sweep too: a replay ends with the bars sealed as they were here.
     if (!Number.isNaN(this.pendingSweepMs)) this.append(this.pendingSweepMs);
-    this.flush();
-    while (this.writing) await this.writing;
+    await this.settle();
     await this.file?.handle.close().catch(() => {});
     this.file = null;
+  }
+
+  /** Writes what is buffered; resolves once every block handed so far is on disk (or dropped). */
+  async settle(): Promise<void> {
+    this.flush();
+    while (this.writing) await this.writing;
   }
 
   status(): RecorderStatus {

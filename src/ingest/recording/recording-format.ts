@@ -176,10 +176,11 @@ export class RecordPacker {
     }
     const kind = tag & KIND_MASK;
     const atDelta = atMs - this.prevAtMs;
-    const isAtInt = Number.isInteger(atDelta) && Math.abs(atDelta) <= INT_DELTA_LIMIT;
+    // A delta only where adding it back gives the very same number.
+    const isAtInt = Number.isInteger(atDelta) && Math.abs(atDelta) <= INT_DELTA_LIMIT && this.prevAtMs + atDelta === atMs;
     const hasTs = kind === KIND_QUOTE || kind === KIND_TRADE;
     const tsDelta = tsMs - atMs;
-    const isTsInt = !hasTs || (Number.isInteger(tsDelta) && Math.abs(tsDelta) <= INT_DELTA_LIMIT);
+    const isTsInt = !hasTs || (Number.isInteger(tsDelta) && Math.abs(tsDelta) <= INT_DELTA_LIMIT && atMs + tsDelta === tsMs);
     this.bytes[this.at++] = tag | (isAtInt ? 0 : AT_AS_FLOAT) | (isTsInt ? 0 : TS_AS_FLOAT);
     if (isAtInt) this.zigzag(atDelta);
     else this.f64(atMs);
