@@ -83,7 +83,7 @@ const OPTIONS = [
     flag: 'feed',
     env: 'MDS_FEED',
     arg: 'LIST',
-    allowed: `'sim', 'none', a comma-separated list of feeds ('mds feeds' lists them) or ${REPLAY_FORMAT}`,
+    allowed: `'sim', 'none' or a comma-separated list of feeds ('mds feeds' lists them), or one ${REPLAY_FORMAT}`,
     help: `feeds to run, comma-separated: 'sim' (the built-in simulator), venues such as 'binance,kraken' ('mds feeds' lists them), 'none' to serve only what is stored, or ${REPLAY_FORMAT} to play back a recording (see --record)`,
     fallback: 'sim',
     parse: (raw: string, name: string) => {
@@ -95,7 +95,7 @@ const OPTIONS = [
       }
       const ids = raw.split(',').map((id) => id.trim());
       if (ids.some(isReplayFeed)) throw new UsageError(`${name}: a replay runs alone (the service clock follows the recording): ${REPLAY_FORMAT}, got ${JSON.stringify(raw)}`);
-      const allowed = `'sim', 'none', a comma-separated list of feeds such as 'sim,coinbase' ('mds feeds' lists them) or ${REPLAY_FORMAT}`;
+      const allowed = `'sim', 'none' or a comma-separated list of feeds such as 'sim,coinbase' ('mds feeds' lists them), or one ${REPLAY_FORMAT}`;
       if (ids.some((id) => !/^[a-z0-9][a-z0-9-]*$/.test(id))) throw new UsageError(`${name} must be ${allowed}, got ${JSON.stringify(raw)}`);
       if (ids.includes('none') && ids.length > 1) throw new UsageError(`${name}: 'none' cannot be combined with other feeds, got ${JSON.stringify(raw)}`);
       if (new Set(ids).size !== ids.length) throw new UsageError(`${name} names a feed twice, got ${JSON.stringify(raw)}`);
