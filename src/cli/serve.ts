@@ -116,7 +116,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {

@@ -45,6 +45,10 @@ describe('record and replay on a real server', () => {
       // The recorder writes a block a second: the file is read while the server still writes it.
       await until(async () => tickCount(rec.path) === n, 'the ticks in the recording');
       expect(readRecording(rec.path).events.filter((e) => e.kind === 'stale')).toEqual([{ kind: 'stale', atMs: expect.any(Number), feed: 'fake', source: 'fake', symbol: 'ETHUSD' }]);
+      const recording = (await recorded.json('/health')).body.recording;
+      expect(recording).toEqual({ dir: rec.path, records: expect.any(Number), dropped_records: 0, writes: 'ok', write_error: null });
+      // The ticks, the stale mark and any sweep that sealed bars before them.
+      expect(recording.records).toBeGreaterThanOrEqual(n + 1);
       liveBars = await Promise.all(['BTCUSD', 'ETHUSD'].map(async (s) => (await recorded.json(BARS(s))).body));
       expect((liveBars[0] as { results_count: number }).results_count).toBe(2);
     } finally {
@@ -56,6 +60,7 @@ describe('record and replay on a real server', () => {
     await until(async () => (await replayed.json('/health')).body.feeds[0].state === 'stopped', 'the replay to end');
     const health = (await replayed.json('/health')).body;
     expect(health.status).toBe('ok');
+    expect(health.recording).toBeUndefined();
     expect(health.feeds).toEqual([
       {
         id: 'replay',

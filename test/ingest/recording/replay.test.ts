@@ -18,6 +18,7 @@ import { seedRegistry } from '../../../src/ingest/reference/seed-registry.ts';
 import { Rng } from '../../../src/ingest/simulator/random.ts';
 import { Store } from '../../../src/store/index.ts';
 import { storedBars } from '../../support/bar-rollups.ts';
+import { until } from '../../support/cli.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 
 const T0 = Date.parse('2026-03-04T15:58:10Z');
@@ -162,5 +163,34 @@ describe('replay', () => {
     expect(once.sweeps).toBeGreaterThan(600);
     expect(once.health).toEqual({ id: 'replay', state: 'stopped', connectedSinceMs: null, lastMessageMs: expect.any(Number), messagesPerSecond: 0, reconnects: 0, parseErrors: 0, instruments: 4, reason: expect.stringMatching(/^the recording was replayed to its end: \d+ ticks from 2 files$/), ticks: expect.any(Number), conflated: 0, dropped: 0 });
     expect(once.health.ticks).toBe(again.health.ticks!);
+  });
+
+  test('with loop it plays again and again, each pass shifted by the recording\'s length in whole minutes, until stopped', async () => {
+    using live = tempDir();
+    using rec = tempDir();
+    using again = tempDir();
+    await recordLive(live.path, rec.path);
+    const store = openStore(again.path);
+    try {
+      const summary = scanRecording(listRecordingFiles(rec.path) as string[], () => {});
+      const clock = new ReplayClock(summary.firstAtMs!, systemClock);
+      const feed = new ReplayFeed({ summary, speed: 'max', loop: true, clock, real: systemClock, log: () => {} });
+      const set = new FeedSet(store, () => {});
+      set.add(feed);
+      const pipeline = new Pipeline(store, clock);
+      feed.drive({ sweep: (t) => pipeline.sweep(t), start: () => {} });
+      set.start(pipeline);
+      const perPass = scanRecording(summary.files, () => {}).records;
+      await until(async () => feed.health().ticks! > perPass * 2, 'three passes');
+      await set.stop();
+      await feed.done;
+      expect(feed.health()).toMatchObject({ state: 'stopped', reason: null });
+      // Seven minutes a pass (the recording spans six and a bit): the third pass is past T0 + 14 min.
+      const btc = store.registry.resolve('crypto', 'BTCUSD')!;
+      expect(clock.nowMs()).toBeGreaterThan(T0 + 14 * 60_000);
+      expect(storedBars(store, btc.id, '1m', T0 + 7 * 60_000).length).toBeGreaterThan(6);
+    } finally {
+      await store.close();
+    }
   });
 });
