@@ -14,6 +14,7 @@ import { encodeHeader, RECORDING_EXTENSION, RECORDING_VERSION, RecordPacker, typ
 const compress = promisify(zstdCompress);
 const ZSTD_PARAMS = { params: { [zlibConstants.ZSTD_c_compressionLevel]: 3, [zlibConstants.ZSTD_c_checksumFlag]: 1 } };
 const HOUR_MS = 3_600_000;
+const FAILURE_LOG_EVERY_MS = 60_000;
 
 export interface RecorderOptions {
   dir: string;
@@ -115,6 +116,8 @@ export class Recorder {
   private written = 0;
   private dropped = 0;
   private failure: string | null = null;
+  private isFailureLogged = false;
+  private failureLoggedMs = -Infinity;
 
   constructor(private readonly opts: RecorderOptions) {
     this.flushEveryMs = opts.flushEveryMs ?? 1000;
@@ -260,10 +263,9 @@ export class Recorder {
       this.declaredSources = sourcesNow;
       this.needsReset = false;
       this.written += block.records;
-      if (this.failure !== null) {
-        this.opts.log(`recording to ${this.opts.dir} works again; ${this.dropped} records were dropped meanwhile`);
-        this.failure = null;
-      }
+      if (this.failure !== null && this.isFailureLogged) this.opts.log(`recording to ${this.opts.dir} works again; ${this.dropped} records were dropped meanwhile`);
+      this.isFailureLogged = false;
+      this.failure = null;
     } catch (err) {
       this.fail(block.records, (err as Error).message);
       // Cut a half-written block away so the file's blocks stay back to back; the next block
@@ -290,7 +292,13 @@ export class Recorder {
 
   private fail(records: number, reason: string): void {
     this.dropped += records;
-    if (this.failure === null) this.opts.log(`error: recording to ${this.opts.dir} fails (${reason}): ticks go on to the ingest path unrecorded; dropped records are counted`);
+    // Logged once, and again at most once a minute while it comes and goes (a disk at its limit).
+    const realMs = performance.now();
+    if (this.failure === null && realMs - this.failureLoggedMs >= FAILURE_LOG_EVERY_MS) {
+      this.failureLoggedMs = realMs;
+      this.isFailureLogged = true;
+      this.opts.log(`error: recording to ${this.opts.dir} fails (${reason}): ticks go on to the ingest path unrecorded; ${this.dropped} records dropped so far`);
+    }
     this.failure = reason;
   }
 }

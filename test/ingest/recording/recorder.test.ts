@@ -218,7 +218,7 @@ describe('recording on a full disk', () => {
     expect(failing.failure).toStartWith('ENOSPC');
     expect(failing.dropped).toBeGreaterThan(0);
     expect(failing.records + failing.dropped).toBe(101);
-    expect(logs).toEqual([`error: recording to ${dir} fails (${failing.failure}): ticks go on to the ingest path unrecorded; dropped records are counted`]);
+    expect(logs).toEqual([`error: recording to ${dir} fails (${failing.failure}): ticks go on to the ingest path unrecorded; 1 records dropped so far`]);
     rmSync(filler);
     clock.advance(10);
     alpha.trade(0, clock.nowMs(), 3, 1);
