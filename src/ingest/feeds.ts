@@ -112,6 +112,7 @@ export class FeedSet {
   /**
    * Starts every feed into the ingest path (made after the backfills: it resumes the bars they
    * leave in progress). A start that throws or rejects marks that feed failed; the others go on.
+   * With a `tap` (the recorder), each feed is handed its sink through it, in this same order.
    */
   start(pipeline: Pipeline, tap?: SinkTap): void {
     for (const r of this.feeds) {
