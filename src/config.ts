@@ -1,6 +1,7 @@
 // Flags and environment of `mds serve`, one table parsed once: each option has a flag, an env
 // var, a default, a check, and the help text that `mds serve --help` prints.
 import { parseArgs } from 'node:util';
+import { isReplayFeed, parseReplaySpec, REPLAY_FORMAT } from './domain/replay-spec.ts';
 import { DEFAULT_RETENTION, formatRetention, parseRetention, RETENTION_ALLOWED, type Retention } from './domain/retention.ts';
 
 export class UsageError extends Error {}
@@ -9,10 +10,12 @@ export interface ServeConfig {
   port: number;
   host: string;
   dataDir: string;
-  /** The feeds to run, comma-separated as given (`sim`, `none`, `binance,kraken`); known ids are checked by serve. */
+  /** The feeds to run, comma-separated as given (`sim`, `none`, `binance,kraken`), or one `replay:PATH...`; known ids are checked by serve. */
   feed: string;
   /** JSON file with per-feed settings (see src/cli/feeds-file.ts), or null. */
   feedsFile: string | null;
+  /** Directory the normalized ticks of every feed are recorded to (hourly files), or null. */
+  record: string | null;
   seed: number;
   devKey: string | null;
   ringCapacity: number;
@@ -80,12 +83,19 @@ const OPTIONS = [
     flag: 'feed',
     env: 'MDS_FEED',
     arg: 'LIST',
-    allowed: "'sim', 'none' or a comma-separated list of feeds ('mds feeds' lists them)",
-    help: "feeds to run, comma-separated: 'sim' (the built-in simulator), venues such as 'binance,kraken' ('mds feeds' lists them), or 'none' to serve only what is stored",
+    allowed: `'sim', 'none' or a comma-separated list of feeds ('mds feeds' lists them), or one ${REPLAY_FORMAT}`,
+    help: `feeds to run, comma-separated: 'sim' (the built-in simulator), venues such as 'binance,kraken' ('mds feeds' lists them), 'none' to serve only what is stored, or ${REPLAY_FORMAT} to play back a recording (see --record)`,
     fallback: 'sim',
     parse: (raw: string, name: string) => {
+      // A replay is one spec, path and all (a path may hold commas), and runs alone.
+      if (isReplayFeed(raw.trim())) {
+        const spec = parseReplaySpec(raw.trim());
+        if (typeof spec === 'string') throw new UsageError(`${name}: ${spec}`);
+        return raw.trim();
+      }
       const ids = raw.split(',').map((id) => id.trim());
-      const allowed = "'sim', 'none' or a comma-separated list of feeds such as 'sim,coinbase' ('mds feeds' lists them)";
+      if (ids.some(isReplayFeed)) throw new UsageError(`${name}: a replay runs alone (the service clock follows the recording): ${REPLAY_FORMAT}, got ${JSON.stringify(raw)}`);
+      const allowed = `'sim', 'none' or a comma-separated list of feeds such as 'sim,coinbase' ('mds feeds' lists them), or one ${REPLAY_FORMAT}`;
       if (ids.some((id) => !/^[a-z0-9][a-z0-9-]*$/.test(id))) throw new UsageError(`${name} must be ${allowed}, got ${JSON.stringify(raw)}`);
       if (ids.includes('none') && ids.length > 1) throw new UsageError(`${name}: 'none' cannot be combined with other feeds, got ${JSON.stringify(raw)}`);
       if (new Set(ids).size !== ids.length) throw new UsageError(`${name} names a feed twice, got ${JSON.stringify(raw)}`);
@@ -93,6 +103,7 @@ const OPTIONS = [
     },
   },
   { key: 'feedsFile', flag: 'feeds', env: 'MDS_FEEDS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file with per-feed settings: instruments, symbol mapping, URL, credentials by env var name, timeouts (see README)', fallback: null, parse: (raw: string) => raw },
+  { key: 'record', flag: 'record', env: 'MDS_RECORD', arg: 'DIR', allowed: 'a directory path', help: "record every feed's normalized ticks to hourly files under DIR, for --feed replay:DIR (see README, Record and replay)", fallback: null, parse: (raw: string) => raw },
   { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', allowed: `an integer from 0 to ${2 ** 31 - 1}`, help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
   { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', allowed: '8 to 256 printable ASCII characters without spaces', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
       if (raw.length < 8 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 8 to 256 printable ASCII characters without spaces`);
@@ -170,6 +181,10 @@ function usageOf(err: unknown, argv: string[]): UsageError {
     }
     return new UsageError(`--${spec.flag}: a value that starts with '-' must be written --${spec.flag}=${next}\n${hint}`);
   }
+  // `--feed replay:./rec speed=max`: the options belong to the spec, after a colon.
+  const stray = /^Unexpected argument '((?:speed=|loop)[^']*)'/.exec(message);
+  const feedAt = argv.indexOf('--feed');
+  if (stray && feedAt >= 0 && isReplayFeed(argv[feedAt + 1] ?? '')) return new UsageError(`--feed: replay options follow the path after a colon: --feed ${argv[feedAt + 1]}:${stray[1]} (${REPLAY_FORMAT})\n${hint}`);
   return new UsageError(`${message.split('\n')[0]}\n${hint}`);
 }
 

@@ -48,7 +48,17 @@ export interface ApiDeps {
   feedActivity?: FeedActivity;
   /** The running feeds' own reports, listed by /health; absent: none listed. */
   feeds?: { health(): FeedHealth[] };
+  /** The recorder of `--record DIR`, reported by /health; absent without one. */
+  recording?: { status(): RecordingStatus };
   version: string;
+}
+
+/** What the recorder reports (src/ingest/recording/recorder.ts). */
+export interface RecordingStatus {
+  dir: string;
+  records: number;
+  dropped: number;
+  failure: string | null;
 }
 
 /** A bar is served by prev only this long after it closed (spec: "settle lag"). */

@@ -52,7 +52,7 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
   const reason = unavailable ?? disk.reason;
   let symbols = 0;
   if (storeReason === null) symbols = deps.store.registry.size;
-  return {
+  const body: HealthBody = {
     status: unavailable !== null ? 'unavailable' : reason !== null ? 'degraded' : 'ok',
     version: deps.version,
     feed: deps.feed,
@@ -64,6 +64,10 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
     disk: disk.body,
   };
+  // Recording is a side line: its failures are reported here and logged, the status does not change.
+  const rec = deps.recording?.status();
+  if (rec) body.recording = { dir: rec.dir, records: rec.records, dropped_records: rec.dropped, writes: rec.failure === null ? 'ok' : 'failing', write_error: rec.failure };
+  return body;
 }
 
 /** The disk part of the body, and why it degrades the service (write failure first), or null. */

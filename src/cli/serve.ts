@@ -23,6 +23,8 @@ import { VENUE_PROTOCOLS } from '../ingest/adapters/registry.ts';
 import { createVenueFeed } from '../ingest/adapters/venue-feed.ts';
 import type { Feed } from '../domain/feed.ts';
 import { planVenueFeeds, readFeedsFile } from './feeds-file.ts';
+import { planReplay, prepareRecordDir } from './record-replay.ts';
+import { Recorder } from '../ingest/recording/recorder.ts';
 import { freeBytesAt, isCommitFailure, Store } from '../store/index.ts';
 import { refuseFullDisk, START_MIN_FREE_BYTES } from './full-disk.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -33,6 +35,8 @@ export type Log = (line: string) => void;
 /** How often free disk space is checked, and retention applied, in the background. */
 const DISK_CHECK_MS = 10_000;
 const RETENTION_EVERY_MS = 3_600_000;
+/** A replay at max speed waits while more raw ticks than this wait for their commit (well under the store's drop bound). */
+const REPLAY_MAX_UNWRITTEN_TICKS = 65_536;
 const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
@@ -49,12 +53,14 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const dataDir = resolve(config.dataDir);
   // Everything an operator can get wrong is checked before the data dir is touched.
   const plans = loadPlans(config.plansFile);
-  const feedIds = config.feed === 'none' ? [] : config.feed.split(',');
+  const replay = planReplay(config, systemClock, log);
+  const feedIds = config.feed === 'none' || replay !== null ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
+  const recordDir = config.record === null ? null : prepareRecordDir(config.record);
   await checkListenHost(config.host);
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const clock = config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs);
+  const clock = replay?.clock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log });
   let devKey: string | null = null;
   const feeds = new FeedSet(store, log);
@@ -75,6 +81,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
         log(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`);
       }
     }
+    if (replay !== null) feeds.add(replay.feed);
     for (const feed of extras.feeds ?? []) feeds.add(feed);
     await feeds.backfill({ endMs: clock.nowMs() - (clock.nowMs() % 60_000), isFirstStart: isFirstStart(store) });
     // A backfill that failed on a full disk failed its feed only: the start is refused as a full disk.
@@ -88,9 +95,17 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     unlock();
     refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
   }
-  const pipeline = new Pipeline(store, clock);
-  feeds.start(pipeline);
-  pipeline.start();
+  const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log });
+  const pipeline = new Pipeline(store, clock, recorder === null ? {} : { onSweep: (nowMs) => recorder.sweep(nowMs) });
+  // A replay runs the recorded sweeps that seal bars, and starts the timed ones at its end.
+  replay?.feed.drive(pipeline, () => {
+    const w = store.writeStatus();
+    return w.failure === null && w.unwrittenTicks > REPLAY_MAX_UNWRITTEN_TICKS;
+  });
+  feeds.start(pipeline, recorder ?? undefined);
+  recorder?.start();
+  if (replay === null) pipeline.start();
+  if (recordDir !== null) log(`recording every feed's ticks to ${recordDir} (hourly files)`);
   // History imports staged by `mds import` while this server runs are applied here, between requests.
   const imports = new ImportWatcher(store, clock, {
     seriesChanged: (entry) => {
@@ -115,7 +130,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? pipeline : undefined, feeds, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
@@ -123,6 +138,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
       await feeds.stop();
       await imports.stop();
       pipeline.stop();
+      await recorder?.close();
       stream.stop();
       auth.stop();
       await server?.stop(true);

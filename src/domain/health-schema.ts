@@ -68,6 +68,21 @@ export const HealthSchema = T.Object(
       },
       { additionalProperties: false },
     ),
+    /** With `--record DIR` only: the recording's directory and whether its writes succeed (README: Record and replay). */
+    recording: T.Optional(
+      T.Object(
+        {
+          dir: T.String(),
+          /** Records written since start. */
+          records: T.Integer({ minimum: 0 }),
+          /** Records lost since start because writes failed or did not keep up (the ticks themselves were served). */
+          dropped_records: T.Integer({ minimum: 0 }),
+          writes: T.Union([T.Literal('ok'), T.Literal('failing')]),
+          write_error: T.Union([T.String(), T.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { $id: 'Health', additionalProperties: false },
 );

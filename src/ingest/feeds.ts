@@ -47,8 +47,14 @@ class SourceSink implements FeedSink {
   }
 }
 
+/** Something in front of every feed's sink (the recorder): wraps the sink each feed is started with. */
+export interface SinkTap {
+  tap(feedId: string, instruments: readonly FeedInstrument[], sink: FeedSink): FeedSink;
+}
+
 interface Running {
   feed: Feed;
+  instruments: readonly FeedInstrument[];
   symIds: Int32Array;
   /** Set when start, stop, backfill or health threw: the feed is reported failed with it. */
   failure: string | null;
@@ -88,7 +94,7 @@ export class FeedSet {
       const entry = this.entryFor(feed.id, inst);
       if (entry !== null) symIds[i] = entry.id;
     });
-    this.feeds.push({ feed, symIds, failure });
+    this.feeds.push({ feed, instruments, symIds, failure });
   }
 
   /** Runs every feed's history backfill, one after the other; a failing backfill fails its feed only. */
@@ -106,8 +112,9 @@ export class FeedSet {
   /**
    * Starts every feed into the ingest path (made after the backfills: it resumes the bars they
    * leave in progress). A start that throws or rejects marks that feed failed; the others go on.
+   * With a `tap` (the recorder), each feed is handed its sink through it, in this same order.
    */
-  start(pipeline: Pipeline): void {
+  start(pipeline: Pipeline, tap?: SinkTap): void {
     for (const r of this.feeds) {
       for (const symId of r.symIds) {
         const entry = symId >= 0 ? this.store.registry.get(symId) : undefined;
@@ -116,7 +123,8 @@ export class FeedSet {
     }
     for (const r of this.feeds) {
       // The feed's own id is its source (a feed with parts names the others through `sink.source`).
-      const sink = new SourceSink(pipeline, pipeline.sourceIndex(r.feed.id), r.symIds);
+      const own = new SourceSink(pipeline, pipeline.sourceIndex(r.feed.id), r.symIds);
+      const sink = tap ? tap.tap(r.feed.id, r.instruments, own) : own;
       if (r.failure !== null) continue;
       try {
         const started = r.feed.start(sink);

@@ -62,6 +62,8 @@ export interface PipelineOptions {
   sealEveryMs?: number;
   /** The perpetual composite's rules (stale window, outlier limit). */
   compositeRules?: CompositeRules;
+  /** Told the time of every sweep that seals due bars (the recorder writes it down, so a replay seals alike). */
+  onSweep?: (nowMs: number) => void;
 }
 
 export class Pipeline {
@@ -132,13 +134,17 @@ export class Pipeline {
 
   start(): void {
     if (this.sealTimer) return;
-    this.sealTimer = setInterval(() => {
-      try {
-        this.bars.sealDue(this.clock.nowMs());
-      } catch (err) {
-        console.error('sealing bars failed:', err);
-      }
-    }, this.opts.sealEveryMs ?? 500);
+    this.sealTimer = setInterval(() => this.sweep(this.clock.nowMs()), this.opts.sealEveryMs ?? 500);
+  }
+
+  /** Seals the bars whose end has passed at `nowMs`: the timer's sweep, or a recorded one a replay runs. */
+  sweep(nowMs: number): void {
+    try {
+      this.bars.sealDue(nowMs);
+    } catch (err) {
+      console.error('sealing bars failed:', err);
+    }
+    this.opts.onSweep?.(nowMs);
   }
 
   stop(): void {

@@ -31,6 +31,8 @@ export interface ServerOptions {
   keepDataDir?: boolean;
   /** Feeds run besides those of --feed (fake feeds of the feed-boundary tests). */
   feeds?: readonly Feed[];
+  /** false: without the default history, clock and seed flags (a replay sets the clock itself). */
+  defaults?: boolean;
 }
 
 const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '0', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
@@ -51,7 +53,7 @@ function client(base: string, key: string) {
 
 export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
-  const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...(opts.args ?? [])], {}) as ServeConfig;
+  const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...(opts.defaults === false ? [] : DEFAULT_ARGS), ...(opts.args ?? [])], {}) as ServeConfig;
   const logs: string[] = [];
   const running: RunningServer = await serve(config, (line) => logs.push(line), { feeds: opts.feeds });
   const base = `http://127.0.0.1:${running.port}`;
