@@ -180,7 +180,7 @@ describe('mds import fundamentals', () => {
     expect((await runMds('import', 'fundamentals', join(dataDir, 'data.txt'))).code).toBe(2);
     const help = await runMds('import', '--help');
     expect(help.code).toBe(0);
-    expect(help.out).toContain('Usage: mds import fundamentals FILE');
+    expect(help.out).toContain('mds import fundamentals FILE');
   });
 });
 
