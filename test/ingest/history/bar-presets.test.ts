@@ -180,6 +180,7 @@ describe('opening errors', () => {
     expect(() => openBarFile(join(FIXTURES, 'generic-daily.csv'), { tz: 'Mars/Olympus' })).toThrow('unknown time zone "Mars/Olympus"');
     expect(() => openBarFile(join(FIXTURES, 'README.md'))).toThrow('cannot tell the format from the name');
     expect(() => openBarFile(FIXTURES)).toThrow('is a directory');
+    expect(() => openBarFile(join(FIXTURES, 'generic-daily.csv'), { symbol: ' ' })).toThrow('the symbol given is empty');
   });
 });
 

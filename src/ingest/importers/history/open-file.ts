@@ -92,14 +92,16 @@ function plan(kind: RowKind, path: string, opts: AnyOptions & { timeframe?: Time
     if (format === 'parquet' && head.container !== 'plain') throw new InputFileError(`a Parquet file cannot be read ${head.container}-compressed as a whole; decompress it first (its pages may be compressed)`);
     let timeframe: Timeframe | null = opts.timeframe ?? null;
     let symbol = opts.symbol;
+    if (symbol !== undefined && symbol.trim() === '') throw new InputFileError('the symbol given is empty');
     if (def.symbolFromFileName) {
       const named = binanceFileName(def.id, path);
-      if (named === null && (symbol === undefined || (kind === 'bars' && timeframe === null))) {
+      if (named !== null) {
+        symbol ??= named.symbol;
+        if (kind === 'bars' && timeframe === null) timeframe = timeframeOfInterval(path, named.interval!);
+      } else if (symbol === undefined || (kind === 'bars' && timeframe === null)) {
         const example = def.id === 'binance-klines' ? 'BTCUSDT-1m-2024-01.csv' : def.id === 'binance-trades' ? 'BTCUSDT-trades-2024-01-01.csv' : 'BTCUSDT-aggTrades-2024-01-01.csv';
         throw new InputFileError(`cannot tell the ${kind === 'bars' ? 'symbol and interval' : 'symbol'} from the file name (named like ${example}); give ${kind === 'bars' ? 'the symbol and timeframe' : 'the symbol'}`);
       }
-      symbol ??= named!.symbol;
-      if (kind === 'bars' && timeframe === null) timeframe = timeframeOfInterval(path, named!.interval!);
     }
     if (kind === 'bars' && timeframe === null && def.timeframeOfPath !== undefined) {
       timeframe = def.timeframeOfPath(path);
