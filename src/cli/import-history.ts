@@ -180,7 +180,8 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
       } catch (err) {
         if (!(err instanceof InputFileError)) throw err;
         progress.clear();
-        io.err(`mds: ${file}: ${err.message}; nothing of it was imported\n`);
+        // The readers' messages name the file already.
+        io.err(`mds: ${err.message.startsWith(file) ? '' : `${file}: `}${err.message}; nothing of it was imported\n`);
         exit = 1;
         break;
       }

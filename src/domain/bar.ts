@@ -54,13 +54,23 @@ export function foldBar(into: Bar, bar: Bar): void {
   if (bar.v !== null) into.v = roundVolume((into.v ?? 0) + bar.v);
 }
 
-/** Rolls time-ordered finer bars into coarser ones; `bucketOf` gives the coarse bar start of a time. */
-export function rollUp(bars: readonly Bar[], bucketOf: (tMs: number) => number): Bar[] {
+/**
+ * Rolls time-ordered finer bars into coarser ones; `bucketOf` gives the coarse bar start of a time.
+ * With `bucketEndOf` (the end of the bucket that starts at a time), a bar before the current
+ * bucket's end is folded without asking `bucketOf` again.
+ */
+export function rollUp(bars: readonly Bar[], bucketOf: (tMs: number) => number, bucketEndOf?: (bucketStartMs: number) => number): Bar[] {
   const out: Bar[] = [];
   let current: Bar | undefined;
+  let endMs = -Infinity;
   for (const bar of bars) {
+    if (current && bar.t < endMs) {
+      foldBar(current, bar);
+      continue;
+    }
     const t = bucketOf(bar.t);
     if (!current || current.t !== t) {
+      if (bucketEndOf) endMs = bucketEndOf(t);
       current = { t, o: bar.o, h: bar.h, l: bar.l, c: bar.c, v: bar.v };
       out.push(current);
     } else {

@@ -160,10 +160,10 @@ export class BarStore {
         const ts = i < storedCount ? stored[i * BAR_FIELDS]! : Infinity;
         const ti = j < to ? records[j * BAR_FIELDS]! : Infinity;
         if (ts < ti) {
-          merged.set(stored.subarray(i * BAR_FIELDS, (i + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          copyRecord(stored, i, merged, m++);
           i++;
         } else if (ti < ts) {
-          merged.set(records.subarray(j * BAR_FIELDS, (j + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          copyRecord(records, j, merged, m++);
           // Before the last stored bar: what readers derived from the series no longer holds.
           if (ti < lastBefore) rewrote = true;
           counts.added++;
@@ -172,7 +172,8 @@ export class BarStore {
         } else {
           const same = sameRecord(stored, i, records, j);
           const take = !same && mode === 'replace';
-          merged.set((take ? records : stored).subarray((take ? j : i) * BAR_FIELDS, ((take ? j : i) + 1) * BAR_FIELDS), m++ * BAR_FIELDS);
+          if (take) copyRecord(records, j, merged, m++);
+          else copyRecord(stored, i, merged, m++);
           if (same) counts.unchanged++;
           else if (take) counts.replaced++;
           else counts.kept++;
@@ -399,6 +400,17 @@ export class BarStore {
     if (existing) buf.set(existing, 0);
     return { start, buf, count };
   }
+}
+
+function copyRecord(from: Float64Array, i: number, to: Float64Array, m: number): void {
+  const a = i * BAR_FIELDS;
+  const b = m * BAR_FIELDS;
+  to[b] = from[a]!;
+  to[b + 1] = from[a + 1]!;
+  to[b + 2] = from[a + 2]!;
+  to[b + 3] = from[a + 3]!;
+  to[b + 4] = from[a + 4]!;
+  to[b + 5] = from[a + 5]!;
 }
 
 function sameRecord(a: Float64Array, i: number, b: Float64Array, j: number): boolean {

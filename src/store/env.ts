@@ -38,8 +38,6 @@ export interface StoreDbs {
   calendar: Database<unknown, (string | number)[]>;
   /** event id → its scheduledAtMs, so an update replaces the event by id. */
   calendarIds: Database<unknown, string>;
-  /** [importId, symbol's registry key, tfIndex, block] → packed bar records of an import waiting to be applied (store/imports.ts). */
-  importStage: Database<Buffer, (string | number)[]>;
   /** importId → the import's record (msgpack): files, options, state, result. */
   imports: Database<unknown, number>;
   /** [startMs, feedId, tag] → a stretch of a feed being live: end ms and symbol ids (store/live-intervals.ts). */
@@ -72,7 +70,6 @@ export function openDbs(dataDir: string): StoreDbs {
     bonds: root.openDB<unknown, (string | number)[]>({ name: 'bonds', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendar: root.openDB<unknown, (string | number)[]>({ name: 'calendar', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
     calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
-    importStage: root.openDB<Buffer, (string | number)[]>({ name: 'import-stage', ...binary }),
     imports: root.openDB<unknown, number>({ name: 'imports', encoding: 'msgpack', keyEncoding: 'uint32' }),
     liveIntervals: root.openDB<Buffer, (string | number)[]>({ name: 'live-intervals', ...binary }),
   };

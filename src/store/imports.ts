@@ -1,11 +1,14 @@
-// The journal of history imports: an import's validated bars are staged here (packed blocks per
-// series) and only then applied to the bars, by whichever process owns the data dir's writes (the
-// running server, or the import itself when none runs). Staging is what makes a file all or
-// nothing: a file that fails validation is dropped unstaged, and an applied import that was cut
-// short (a crash) is applied again from its blocks at the next start, which changes nothing twice.
+// The journal of history imports: an import's validated bars are staged (packed blocks per series,
+// in a file of their own beside the store) and only then applied to the bars, by whichever process
+// owns the data dir's writes (the running server, or the import itself when none runs). Staging is
+// what makes a file all or nothing: a file that fails validation is dropped unstaged, and an applied
+// import that was cut short (a crash) is applied again from its blocks at the next start, which
+// changes nothing twice. The blocks are read back with plain reads, not through the store's map,
+// so a large import does not leave gigabytes of mapped pages resident.
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import type { StoreDbs } from './env.ts';
-import { BAR_BYTES, f64View } from './codecs.ts';
-
+import { BAR_BYTES } from './codecs.ts';
 export type ImportState = 'staging' | 'staged' | 'applied' | 'failed';
 
 /** What the applying process reports back, per timeframe of bars written. */
@@ -34,8 +37,8 @@ export interface ImportRecord {
   /** The process that stages it: a `staging` record whose process is gone was cut short. */
   pid: number;
   createdMs: number;
-  /** Series staged: [registry key, tfIndex, blocks]. */
-  series: [string, number, number][];
+  /** Series staged: [registry key, tfIndex, blocks as [offset, bytes] in the staging file]. */
+  series: [string, number, [number, number][]][];
   /** Symbols the import added to the registry (the server loads them before applying). */
   newSymbols: number;
   result?: ImportResult;
@@ -44,10 +47,24 @@ export interface ImportRecord {
 const VERSION_KEY = 'importsVersion';
 const NEXT_ID_KEY = 'nextImportId';
 
+/** The staging file an import writes: its blocks, appended. */
+interface StageFile {
+  fd: number;
+  bytes: number;
+}
+
 export class ImportJournal {
   private seen = -1;
+  private readonly open = new Map<number, StageFile>();
 
-  constructor(private readonly dbs: StoreDbs) {}
+  constructor(
+    private readonly dbs: StoreDbs,
+    private readonly dataDir: string,
+  ) {}
+
+  private stagePath(id: number): string {
+    return join(this.dataDir, 'imports', `${id}.stage`);
+  }
 
   /** Opens an import: its record, in state `staging`. */
   begin(source: string, onConflict: 'skip' | 'replace', pid: number, nowMs: number): ImportRecord {
@@ -61,14 +78,36 @@ export class ImportJournal {
     return record;
   }
 
-  /** Stages one block of a series' bars (packed records, ascending t, blocks in order). */
-  stageBlock(id: number, symbolKey: string, tfIndex: number, block: number, records: Float64Array, count: number): Promise<unknown> {
-    const bytes = Buffer.from(records.buffer, records.byteOffset, count * BAR_BYTES);
-    return this.dbs.importStage.put([id, symbolKey, tfIndex, block], Buffer.from(bytes));
+  /** Appends one block of a series' bars (packed records, ascending t) to the import's staging file; returns where it lies. */
+  stageBlock(id: number, records: Float64Array, count: number): [number, number] {
+    let file = this.open.get(id);
+    if (!file) {
+      mkdirSync(join(this.dataDir, 'imports'), { recursive: true });
+      this.open.set(id, (file = { fd: openSync(this.stagePath(id), 'w'), bytes: 0 }));
+    }
+    const bytes = new Uint8Array(records.buffer, records.byteOffset, count * BAR_BYTES);
+    let written = 0;
+    while (written < bytes.length) written += writeSync(file.fd, bytes, written, bytes.length - written, file.bytes + written);
+    const at = file.bytes;
+    file.bytes += bytes.length;
+    return [at, bytes.length];
+  }
+
+  /** Makes the staged blocks durable and closes the staging file. */
+  closeStage(id: number): void {
+    const file = this.open.get(id);
+    if (!file) return;
+    this.open.delete(id);
+    try {
+      fsyncSync(file.fd);
+    } finally {
+      closeSync(file.fd);
+    }
   }
 
   /** Marks the import complete and ready to apply, durably; the server notices through the version. */
   async markStaged(record: ImportRecord): Promise<void> {
+    this.closeStage(record.id);
     await this.dbs.root.transaction(() => {
       this.dbs.imports.put(record.id, { ...record, state: 'staged' });
       this.bumpVersion();
@@ -77,7 +116,7 @@ export class ImportJournal {
 
   /** Drops an import's staged blocks and its record (a file that failed validation). */
   async discard(id: number): Promise<void> {
-    await this.removeBlocks(id);
+    this.removeStage(id);
     await this.dbs.imports.remove(id);
   }
 
@@ -89,7 +128,7 @@ export class ImportJournal {
       this.dbs.imports.put(id, { ...record, state, result });
       this.bumpVersion();
     });
-    await this.removeBlocks(id);
+    this.removeStage(id);
   }
 
   get(id: number): ImportRecord | undefined {
@@ -115,9 +154,24 @@ export class ImportJournal {
   }
 
   /** The staged blocks of one series in order, each as packed records (a copy). */
-  *blocks(id: number, symbolKey: string, tfIndex: number): Generator<Float64Array> {
-    for (const { value } of this.dbs.importStage.getRange({ start: [id, symbolKey, tfIndex], end: [id, symbolKey, tfIndex + 1] })) {
-      yield f64View(Uint8Array.prototype.slice.call(value));
+  *blocks(record: ImportRecord, symbolKey: string, tfIndex: number): Generator<Float64Array> {
+    const series = record.series.find(([key, tf]) => key === symbolKey && tf === tfIndex);
+    if (!series || series[2].length === 0) return;
+    const fd = openSync(this.stagePath(record.id), 'r');
+    try {
+      for (const [offset, length] of series[2]) {
+        const out = new Float64Array(length / 8);
+        const bytes = new Uint8Array(out.buffer);
+        let read = 0;
+        while (read < length) {
+          const n = readSync(fd, bytes, read, length - read, offset + read);
+          if (n === 0) throw new Error(`import ${record.id}: its staging file ends early`);
+          read += n;
+        }
+        yield out;
+      }
+    } finally {
+      closeSync(fd);
     }
   }
 
@@ -125,14 +179,12 @@ export class ImportJournal {
     this.dbs.meta.put(VERSION_KEY, ((this.dbs.meta.get(VERSION_KEY) as number | undefined) ?? 0) + 1);
   }
 
-  private async removeBlocks(id: number): Promise<void> {
-    let last: Promise<unknown> = Promise.resolve();
-    let n = 0;
-    for (const key of this.dbs.importStage.getKeys({ start: [id], end: [id + 1] })) {
-      last = this.dbs.importStage.remove(key);
-      // Bounded batches: a large import's removal is not one huge transaction.
-      if (++n % 4096 === 0) await last;
+  private removeStage(id: number): void {
+    const file = this.open.get(id);
+    if (file) {
+      this.open.delete(id);
+      closeSync(file.fd);
     }
-    await last;
+    rmSync(this.stagePath(id), { force: true });
   }
 }

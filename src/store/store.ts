@@ -110,7 +110,7 @@ export class Store {
     this.fundamentals = new FundamentalsStore(this.dbs);
     this.bonds = new BondStore(this.dbs);
     this.calendar = new EconomicCalendarStore(this.dbs);
-    this.imports = new ImportJournal(this.dbs);
+    this.imports = new ImportJournal(this.dbs, opts.dataDir);
     this.liveStretches = new LiveIntervalStore(this.dbs, this.queue);
   }
 

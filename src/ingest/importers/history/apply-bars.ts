@@ -29,12 +29,12 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
     if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
     const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
     const align = alignmentFor(entry);
-    for (const block of store.imports.blocks(record.id, key, tfIndex)) {
+    for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
-      if (sinceFlush >= 65_536) {
+      if (sinceFlush >= 262_144) {
         // Bounded memory: merged chunks wait in the write queue only until this commit.
         await store.flush();
         sinceFlush = 0;
@@ -77,7 +77,7 @@ function mergeInto(store: Store, symId: number, tf: Timeframe, block: Float64Arr
 function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult): void {
   n = beforeLive(store, symId, '1m', block, n, result);
   if (n === 0) return;
-  // The minutes every touched coarser bar is made of, before and after the merge.
+  // The minutes every touched coarser bar is made of.
   const firstT = block[0]!;
   const lastT = block[(n - 1) * BAR_FIELDS]!;
   let fromMs = firstT;
@@ -86,38 +86,68 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
     fromMs = Math.min(fromMs, align.barStart(firstT, tf));
     toMs = Math.max(toMs, align.barEnd(align.barStart(lastT, tf), tf));
   }
-  const before = barsOf(store, symId, fromMs, toMs);
+  // Stored coarser bars of those buckets, and the minutes they were rolled up from (read before
+  // the merge, and only around stored bars: an import that extends a series reads a day, not more).
+  const stored = COARSER.map((tf) => new Map(barsOf(store, symId, fromMs, toMs, tf).map((b) => [b.t, b])));
+  let beforeFrom = Infinity;
+  let beforeTo = -Infinity;
+  COARSER.forEach((tf, k) => {
+    for (const t of stored[k]!.keys()) {
+      beforeFrom = Math.min(beforeFrom, t);
+      beforeTo = Math.max(beforeTo, align.barEnd(t, tf));
+    }
+  });
+  // Minutes are mostly imported after the stored ones (a new series, the next file): then the
+  // minutes after the merge are the stored ones before the block plus the block, and no read back.
+  const isAppend = (store.lastCompletedBarT(symId, '1m') ?? -Infinity) < firstT;
+  const prefix = isAppend ? barsOf(store, symId, fromMs, firstT) : [];
+  const before = isAppend ? prefix : beforeFrom < beforeTo ? barsOf(store, symId, beforeFrom, beforeTo) : [];
   const writtenBefore = result.written['1m'] ?? 0;
   mergeInto(store, symId, '1m', block, n, mode, result);
   if ((result.written['1m'] ?? 0) === writtenBefore) return;
-  const after = barsOf(store, symId, fromMs, toMs);
-  const touched = new Float64Array(n);
-  for (let i = 0; i < n; i++) touched[i] = block[i * BAR_FIELDS]!;
-  for (const tf of COARSER) {
+  const after = isAppend ? prefix.concat(unpack(block, n)) : barsOf(store, symId, fromMs, toMs);
+  COARSER.forEach((tf, k) => {
     const bucketOf = (t: number) => align.barStart(t, tf);
+    const bucketEndOf = (t: number) => align.barEnd(t, tf);
+    // The buckets the imported minutes fall in (ascending: a bucket is asked for once per run).
     const buckets = new Set<number>();
-    for (let i = 0; i < n; i++) buckets.add(bucketOf(touched[i]!));
-    const was = new Map(rollUp(before, bucketOf).map((b) => [b.t, b]));
+    let endMs = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const t = block[i * BAR_FIELDS]!;
+      if (t < endMs) continue;
+      const b = bucketOf(t);
+      buckets.add(b);
+      endMs = bucketEndOf(b);
+    }
+    const storedByT = stored[k]!;
+    const was = storedByT.size > 0 ? new Map(rollUp(before, bucketOf, bucketEndOf).map((b) => [b.t, b])) : null;
     const open = store.openBar(symId, tf);
-    const storedByT = new Map(barsOf(store, symId, fromMs, toMs, tf).map((b) => [b.t, b]));
     const out: Bar[] = [];
-    for (const bar of rollUp(after, bucketOf)) {
+    for (const bar of rollUp(after, bucketOf, bucketEndOf)) {
       if (!buckets.has(bar.t) || (open && bar.t >= open.t)) continue;
-      const stored = storedByT.get(bar.t) ?? null;
+      const prior = storedByT.get(bar.t) ?? null;
       // A stored coarser bar that is not the roll-up of the stored minutes came from elsewhere.
-      const derived = stored === null || sameBar(stored, was.get(bar.t));
+      const derived = prior === null || sameBar(prior, was?.get(bar.t));
       if (!derived && mode === 'skip') {
-        if (!sameBar(stored, bar)) result.kept++;
+        if (!sameBar(prior, bar)) result.kept++;
         continue;
       }
       out.push(bar);
     }
-    if (out.length === 0) continue;
+    if (out.length === 0) return;
     const records = new Float64Array(out.length * BAR_FIELDS);
-    out.forEach((b, i) => records.set([b.t, b.o, b.h, b.l, b.c, b.v ?? NaN], i * BAR_FIELDS));
+    out.forEach((b, i) => {
+      const at = i * BAR_FIELDS;
+      records[at] = b.t;
+      records[at + 1] = b.o;
+      records[at + 2] = b.h;
+      records[at + 3] = b.l;
+      records[at + 4] = b.c;
+      records[at + 5] = b.v ?? NaN;
+    });
     const counts = store.mergeBars(symId, tf, records, out.length, 'replace');
     if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
-  }
+  });
 }
 
 /**
@@ -139,9 +169,12 @@ function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void 
 
 function barsOf(store: Store, symId: number, fromMs: number, toMs: number, tf: Timeframe = '1m'): Bar[] {
   const slice = store.barsInRange(symId, tf, fromMs, toMs);
-  const out: Bar[] = new Array(slice.count);
-  const d = slice.data;
-  for (let i = 0; i < slice.count; i++) {
+  return unpack(slice.data, slice.count);
+}
+
+function unpack(d: Float64Array, count: number): Bar[] {
+  const out: Bar[] = new Array(count);
+  for (let i = 0; i < count; i++) {
     const at = i * BAR_FIELDS;
     const v = d[at + 5]!;
     out[i] = { t: d[at]!, o: d[at + 1]!, h: d[at + 2]!, l: d[at + 3]!, c: d[at + 4]!, v: Number.isNaN(v) ? null : v };

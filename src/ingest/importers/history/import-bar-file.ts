@@ -43,7 +43,7 @@ export async function importBarFile(store: Store, source: string, batches: Async
     for await (const rows of batches) {
       if (!(await stager.add(rows))) break;
     }
-    record = await stager.finish();
+    record = stager.finish();
   } catch (err) {
     await store.imports.discard(begun.id);
     throw err;

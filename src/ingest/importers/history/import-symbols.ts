@@ -37,10 +37,19 @@ export class ImportSymbols {
   ) {}
 
   /** The target of a row's symbol, or the reason it has none (a message for the report). */
+  private lastRaw: string | null = null;
+  private lastHint: AssetClass | null = null;
+  private last: ImportTarget | string = '';
+
   resolve(raw: string, hint: AssetClass | null): ImportTarget | string {
+    // Files list a symbol's rows together: the same name as the row before is the common case.
+    if (raw === this.lastRaw && hint === this.lastHint) return this.last;
+    this.lastRaw = raw;
+    this.lastHint = hint;
     const cacheKey = `${hint ?? ''}|${raw}`;
     let found = this.cache.get(cacheKey);
     if (found === undefined) this.cache.set(cacheKey, (found = this.lookUp(raw.trim().toUpperCase(), hint ?? this.opts.assetClass)));
+    this.last = found;
     return found;
   }
 

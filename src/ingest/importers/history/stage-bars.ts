@@ -74,14 +74,14 @@ interface Series {
   lastLine: number;
   buf: Float64Array;
   n: number;
-  block: number;
+  /** Staged blocks: [offset, bytes] in the import's staging file. */
+  blocks: [number, number][];
 }
 
 /** Stages one file's rows under `record`; the caller marks it staged (or discards it) afterwards. */
 export class BarStager {
   private readonly series = new Map<string, Series>();
   private readonly symbols: ImportSymbols;
-  private readonly pendingPuts: Promise<unknown>[] = [];
   readonly report: StageReport = { rows: 0, staged: 0, faults: 0, byRule: {}, outsideSession: 0, series: 0, newSymbols: 0, aborted: false };
   private readonly tfIndex: number;
   private readonly durationMs: number;
@@ -177,35 +177,38 @@ export class BarStager {
       report.staged++;
     }
     this.opts.onProgress?.(report.rows, rows.bytesRead);
-    // Bounded memory: at most a few blocks' puts in flight.
-    if (this.pendingPuts.length >= 8) await Promise.all(this.pendingPuts.splice(0));
     return true;
   }
 
-  /** Stages what is buffered; resolves once every block is written. Returns the record to mark staged. */
-  async finish(): Promise<ImportRecord> {
+  /** Stages what is buffered. Returns the record to mark staged. */
+  finish(): ImportRecord {
     for (const s of this.series.values()) if (s.n > 0) this.stage(s);
-    await Promise.all(this.pendingPuts.splice(0));
-    this.report.series = [...this.series.values()].filter((s) => s.block > 0).length;
-    this.report.newSymbols = this.symbols.toCreate.size;
-    return {
-      ...this.record,
-      series: [...this.series.values()].filter((s) => s.block > 0).map((s) => [s.target.key, this.tfIndex, s.block]),
-      newSymbols: this.symbols.toCreate.size,
-    };
+    const staged = [...this.series.values()].filter((s) => s.blocks.length > 0);
+    this.report.series = staged.length;
+    this.report.newSymbols = this.newSymbols().length;
+    return { ...this.record, series: staged.map((s) => [s.target.key, this.tfIndex, s.blocks]), newSymbols: this.report.newSymbols };
   }
 
   /** Symbols to add to the registry before the staged import is marked ready. */
   newSymbols() {
-    return [...this.symbols.toCreate.values()].filter((s) => this.series.get(`${s.assetClass}|${s.symbol}`)?.block);
+    return [...this.symbols.toCreate.values()].filter((s) => (this.series.get(`${s.assetClass}|${s.symbol}`)?.blocks.length ?? 0) > 0);
   }
 
   private stage(s: Series): void {
-    this.pendingPuts.push(this.store.imports.stageBlock(this.record.id, s.target.key, this.tfIndex, s.block++, s.buf, s.n));
+    s.blocks.push(this.store.imports.stageBlock(this.record.id, s.buf, s.n));
     s.n = 0;
   }
 
+  private lastTarget: ImportTarget | null = null;
+  private lastSeries: Series | null = null;
+
   private seriesOf(target: ImportTarget): Series {
+    if (target === this.lastTarget) return this.lastSeries!;
+    this.lastTarget = target;
+    return (this.lastSeries = this.findSeries(target));
+  }
+
+  private findSeries(target: ImportTarget): Series {
     const id = `${target.assetClass}|${target.symbol}`;
     let s = this.series.get(id);
     if (!s) {
@@ -220,7 +223,7 @@ export class BarStager {
         lastLine: 0,
         buf: new Float64Array(STAGE_BLOCK_ROWS * BAR_FIELDS),
         n: 0,
-        block: 0,
+        blocks: [],
       };
       this.series.set(id, s);
     }

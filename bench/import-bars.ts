@@ -1,0 +1,116 @@
+// Hot path: `mds import bars` end to end (issue 15). Writes a Binance kline CSV of 1-minute bars
+// (default ~300 MB, about 2.2 million rows) to a temp dir, then runs the real command on a fresh
+// data dir pinned to one core (taskset), RUNS times, and prints rows/s (median) and the peak
+// resident memory of the import process. `--mb 2000 --runs 1` is the 2 GB bounded-memory check.
+// Run: `npx bun bench/import-bars.ts [--mb N] [--runs N]`. Removes its temp files when done.
+// Targets: ≥ 1,000,000 rows/s into the store on one core; a 2 GB file under 300 MB resident.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const TARGET_ROWS_PER_S = 1_000_000;
+const TARGET_RSS_MB = 300;
+const MAIN = resolve(import.meta.dir, '../src/main.ts');
+
+const { values } = parseArgs({ options: { mb: { type: 'string', default: '300' }, runs: { type: 'string', default: '3' } } });
+const targetBytes = Number(values.mb) * 1e6;
+const runs = Number(values.runs);
+if (!(targetBytes > 0) || !(runs >= 1)) throw new Error('--mb and --runs take positive numbers');
+
+/** A deterministic random walk written as Binance writes klines; starts in 1995 so every bar has ended. */
+async function writeKlines(path: string, bytes: number): Promise<number> {
+  const out = Bun.file(path).writer({ highWaterMark: 1 << 20 });
+  let seed = 42;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  let t = Date.UTC(1995, 0, 1);
+  let price = 42283.58;
+  let written = 0;
+  let rows = 0;
+  let text = '';
+  while (written + text.length < bytes) {
+    const o = price;
+    const c = Math.max(1, o + (random() - 0.5) * 40);
+    const h = Math.max(o, c) + random() * 10;
+    const l = Math.min(o, c) - random() * 10;
+    const v = random() * 50;
+    text += `${t},${o.toFixed(8)},${h.toFixed(8)},${l.toFixed(8)},${c.toFixed(8)},${v.toFixed(8)},${t + 59999},${(v * o).toFixed(8)},${Math.floor(random() * 3000)},${(v / 2).toFixed(8)},${((v / 2) * o).toFixed(8)},0\n`;
+    rows++;
+    price = c;
+    t += 60_000;
+    if (text.length > 1 << 20) {
+      out.write(text);
+      written += text.length;
+      text = '';
+    }
+  }
+  out.write(text);
+  await out.end();
+  return rows;
+}
+
+function hasTaskset(): boolean {
+  return Bun.spawnSync(['sh', '-c', 'command -v taskset']).exitCode === 0;
+}
+
+interface Run {
+  rows: number;
+  seconds: number;
+  peakRssMb: number;
+  /** Anonymous memory only: the heap and buffers, without the store file's pages mapped for reading. */
+  peakAnonMb: number;
+}
+
+/** One import into a fresh data dir; the peak RSS is sampled from /proc while it runs. */
+async function importOnce(file: string, dir: string): Promise<Run> {
+  const dataDir = mkdtempSync(join(dir, 'data-'));
+  const cmd = [process.execPath, MAIN, 'import', 'bars', file, '--data-dir', dataDir, '--json'];
+  const proc = Bun.spawn(hasTaskset() ? ['taskset', '-c', '1', ...cmd] : cmd, { stdout: 'pipe', stderr: 'inherit' });
+  let peakKb = 0;
+  let peakAnonKb = 0;
+  const sample = setInterval(() => {
+    try {
+      const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+      const hwm = /VmHWM:\s+(\d+)/.exec(status);
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+      const anon = /RssAnon:\s+(\d+)/.exec(status);
+      if (anon) peakAnonKb = Math.max(peakAnonKb, Number(anon[1]));
+    } catch {
+      // Exited between samples.
+    }
+  }, 50);
+  const out = await new Response(proc.stdout).text();
+  const code = await proc.exited;
+  clearInterval(sample);
+  rmSync(dataDir, { recursive: true, force: true });
+  if (code !== 0) throw new Error(`mds import exited ${code}: ${out}`);
+  const summary = JSON.parse(out) as { rows: number; seconds: number };
+  return { rows: summary.rows, seconds: summary.seconds, peakRssMb: peakKb / 1024, peakAnonMb: peakAnonKb / 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const dir = mkdtempSync(join(tmpdir(), 'mds-bench-import-'));
+const cleanup = () => rmSync(dir, { recursive: true, force: true });
+process.on('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+try {
+  // Named as Binance names its monthly kline files: the preset, symbol and timeframe come from it.
+  const file = join(dir, 'BTCUSDT-1m-1995-01.csv');
+  process.stdout.write(`writing ${(targetBytes / 1e6).toFixed(0)} MB of 1-minute klines ... `);
+  const rows = await writeKlines(file, targetBytes);
+  process.stdout.write(`${rows.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(0)} MB\n`);
+  const results: Run[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await importOnce(file, dir);
+    results.push(r);
+    console.log(`run ${i + 1}: ${r.rows.toLocaleString('en-US')} rows in ${r.seconds.toFixed(2)} s = ${Math.round(r.rows / r.seconds).toLocaleString('en-US')} rows/s, peak RSS ${r.peakRssMb.toFixed(0)} MB (anonymous ${r.peakAnonMb.toFixed(0)} MB)`);
+  }
+  const rate = median(results.map((r) => r.rows / r.seconds));
+  const rss = Math.max(...results.map((r) => r.peakRssMb));
+  console.log(`\nimport bars (binance-klines CSV → store, one core${hasTaskset() ? '' : ': taskset missing, not pinned'}): median ${Math.round(rate).toLocaleString('en-US')} rows/s (target ≥ ${TARGET_ROWS_PER_S.toLocaleString('en-US')}); peak RSS ${rss.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB for a 2 GB file)`);
+} finally {
+  cleanup();
+}
