@@ -72,6 +72,19 @@ describe('mds import bars beside a running server', () => {
     expect((await range('1/hour')).results[0]!.o).toBe(43_000);
     expect(server.logs.some((l) => /import \d+ \(.*changed\.csv\): applied/.test(l))).toBe(true);
   }, 30_000);
+
+  test('a symbol the import adds is served by the running server at once', async () => {
+    const path = join(work, 'new-symbol.csv');
+    writeFileSync(path, `time,open,high,low,close,volume\n${DAY}T00:00:00Z,1.5,1.75,1.25,1.5,10\n${DAY}T00:01:00Z,1.5,1.5,1.5,1.5,0\n`);
+    expect((await server.get(`/crypto/agg/ZZZUSD/1/minute/${DAY}/${DAY}`)).status).toBe(404);
+    const r = await runMds('import', 'bars', path, '--symbol', 'ZZZUSD', '--class', 'crypto', '--create-symbols', '--data-dir', server.dataDir);
+    expect(r.code).toBe(0);
+    const body = (await (await server.get(`/crypto/agg/ZZZUSD/1/minute/${DAY}/${DAY}?sort=asc`)).json()) as RangeBody;
+    expect(body.results.map((b) => [b.t, b.o, b.h, b.l, b.c, b.v])).toEqual([
+      [DAY_MS, 1.5, 1.75, 1.25, 1.5, 10],
+      [DAY_MS + 60_000, 1.5, 1.5, 1.5, 1.5, 0],
+    ]);
+  }, 30_000);
 });
 
 describe('mds import bars and ticks alone on a data dir', () => {
