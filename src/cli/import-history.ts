@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { ASSET_CLASSES, type AssetClass } from '../domain/asset-classes.ts';
 import type { RowFault } from '../domain/bar-import.ts';
 import { TIMEFRAMES } from '../domain/timeframes.ts';
+import { DEFAULT_RETENTION, formatRetention, type Retention } from '../domain/retention.ts';
 import { systemClock } from '../clock.ts';
 import { BAR_PRESETS, expandInputs, InputFileError, openBarFile, openTickFile, parseColumnMapping, TICK_PRESETS, type InputFormat, type TimeUnit } from '../ingest/importers/history/index.ts';
 import { importBarFile, type FileImport, type FileImportOptions } from '../ingest/importers/history/import-bar-file.ts';
@@ -130,7 +131,11 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
   // The built-in symbols are known to an import as to a server (which adds them at each start).
   if (serverPid === null) seedRegistry(store, ALL_INSTRUMENTS);
   const progress = new Progress(io, values.progress === true);
-  const summary = { files: [] as object[], rows: 0, staged: 0, faults: 0, written: {} as Record<string, number>, kept: 0, replaced: 0, unchanged: 0, live: 0, outsideSession: 0 };
+  // The retention the server last ran with (or the default): history older than it is removed by
+  // the server's next retention pass, so the import says so.
+  const retention = store.getMeta<Retention>('retention') ?? DEFAULT_RETENTION;
+  let pastRetention = 0;
+  const summary = { files: [] as object[], pastRetention: 0, rows: 0, staged: 0, faults: 0, written: {} as Record<string, number>, kept: 0, replaced: 0, unchanged: 0, live: 0, outsideSession: 0 };
   const started = performance.now();
   let exit = 0;
   try {
@@ -152,6 +157,7 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
         maxFaults,
         serverPid,
         onFault,
+        retentionCutoffMs: retention['1m'] === null ? undefined : systemClock.nowMs() - retention['1m'],
         onProgress: (rows, bytes) => progress.update(rows, bytes),
         onWaiting: (pid) => {
           progress.clear();
@@ -169,7 +175,8 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
           if (tf !== '1m' && tf !== '1d') throw new InputFileError(`holds ${tf} bars; mds imports 1m bars (rolled up into every timeframe) or 1d bars`);
           // Flat files date their daily bars at New York midnight.
           if (opened.info.preset === 'polygon' || opened.info.preset === 'massive') dailyZones.push('America/New_York');
-          done = await importBarFile(store, file, withProblems(opened.batches), { ...opts, timeframe: tf });
+          const kept = retention[tf];
+          done = await importBarFile(store, file, withProblems(opened.batches), { ...opts, timeframe: tf, retentionCutoffMs: kept === null ? undefined : opts.nowMs - kept });
         } else {
           const opened = openTickFile(file, readOpts);
           progress.start(file, index, files.length, opened.info.sizeBytes);
@@ -193,6 +200,7 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
       summary.staged += r.staged;
       summary.faults += kind === 'ticks' ? faultsShown.count : r.faults;
       summary.outsideSession += r.outsideSession;
+      pastRetention += r.pastRetention;
       const result = done.result;
       if (result) {
         for (const [tf, count] of Object.entries(result.written)) summary.written[tf] = (summary.written[tf] ?? 0) + count;
@@ -213,6 +221,12 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
     unlock();
   }
   const seconds = (performance.now() - started) / 1000;
+  if (pastRetention > 0) {
+    io.err(
+      `note: ${n(pastRetention)} imported bars are older than this data dir's retention (--retain ${formatRetention(retention)}): the server removes them at its next retention pass (at start, then hourly). To keep them, run the server with a longer retention, e.g. --retain 1m=forever,5m=forever,15m=forever,1h=forever,4h=forever\n`,
+    );
+  }
+  summary.pastRetention = pastRetention;
   if (values.json) {
     io.out(`${JSON.stringify({ ...summary, seconds: Math.round(seconds * 1000) / 1000 })}\n`);
   } else {

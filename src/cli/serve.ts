@@ -155,6 +155,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   server = app.server as unknown as Server<ConnData>;
   store.watchDisk(DISK_CHECK_MS);
   store.startRetention(config.retain, RETENTION_EVERY_MS);
+  // `mds import` warns about history this retention would remove.
+  void store.putMeta('retention', config.retain);
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
   const port = server.port!;

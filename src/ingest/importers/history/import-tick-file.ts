@@ -170,7 +170,7 @@ export async function importTickFile(store: Store, source: string, batches: Asyn
 }
 
 function emptyReport(ticks: TickImportReport): FileImport['report'] {
-  return { rows: ticks.ticks, staged: 0, faults: ticks.faults, byRule: {}, outsideSession: 0, series: 0, newSymbols: 0, aborted: true };
+  return { rows: ticks.ticks, staged: 0, faults: ticks.faults, byRule: {}, outsideSession: 0, series: 0, newSymbols: 0, aborted: true, pastRetention: 0 };
 }
 
 /** The scratch store's completed minutes of each symbol, as bar rows for the bar import. */

@@ -47,6 +47,8 @@ export interface StageOptions {
   onProgress?(rows: number, bytesRead: number): void;
   /** Stop staging once this many rows were refused (the file is then dropped). */
   maxFaults: number;
+  /** Bars starting before this are past the data dir's retention for the timeframe (counted, kept). */
+  retentionCutoffMs?: number;
 }
 
 export interface StageReport {
@@ -63,6 +65,8 @@ export interface StageReport {
   newSymbols: number;
   /** Whether the fault bound stopped the file (nothing of it is kept). */
   aborted: boolean;
+  /** Rows staged that are older than the retention of their timeframe: a retention pass removes them. */
+  pastRetention: number;
 }
 
 interface Series {
@@ -82,8 +86,9 @@ interface Series {
 export class BarStager {
   private readonly series = new Map<string, Series>();
   private readonly symbols: ImportSymbols;
-  readonly report: StageReport = { rows: 0, staged: 0, faults: 0, byRule: {}, outsideSession: 0, series: 0, newSymbols: 0, aborted: false };
+  readonly report: StageReport = { rows: 0, staged: 0, faults: 0, byRule: {}, outsideSession: 0, series: 0, newSymbols: 0, aborted: false, pastRetention: 0 };
   private readonly tfIndex: number;
+  private readonly cutoffMs: number;
   private readonly durationMs: number;
   /** Unknown-symbol faults are reported once per symbol (with the first line), counted per row. */
   private readonly refusedSymbols = new Set<string>();
@@ -95,6 +100,7 @@ export class BarStager {
   ) {
     this.symbols = new ImportSymbols(store.registry, { assetClass: opts.assetClass, create: opts.createSymbols });
     this.tfIndex = TIMEFRAME_INFO[opts.timeframe].index;
+    this.cutoffMs = opts.retentionCutoffMs ?? -Infinity;
     this.durationMs = TIMEFRAME_INFO[opts.timeframe].durationMs;
   }
 
@@ -164,6 +170,7 @@ export class BarStager {
       }
       s.lastT = t;
       s.lastLine = line;
+      if (t < this.cutoffMs) report.pastRetention++;
       if (target.entry === null) this.symbols.notePrice(target, h);
       const at = s.n * BAR_FIELDS;
       const buf = s.buf;
