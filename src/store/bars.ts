@@ -142,6 +142,8 @@ export class BarStore {
     if (n === 0) return counts;
     const key = seriesKey(symId, tf);
     const lastBefore = this.lastCompletedT(symId, tf) ?? -Infinity;
+    // The chunk the series grows in after the merge is kept in memory, as live appends keep it.
+    const growing = chunkStartOf(tf, Math.max(lastBefore, records[(n - 1) * BAR_FIELDS]!));
     let rewrote = false;
     let from = 0;
     while (from < n) {
@@ -182,7 +184,7 @@ export class BarStore {
           j++;
         }
       }
-      if (changed) this.putChunk(symId, tf, start, new Uint8Array(merged.buffer, 0, m * BAR_BYTES));
+      if (changed) this.putChunk(symId, tf, start, new Uint8Array(merged.buffer, 0, m * BAR_BYTES), start === growing);
       from = to;
     }
     const lastT = records[(n - 1) * BAR_FIELDS]!;
@@ -201,10 +203,11 @@ export class BarStore {
   }
 
   /** Writes a whole chunk's records (a merge's result), through the hot chunk when it is that one. */
-  private putChunk(symId: number, tf: Timeframe, start: number, bytes: Uint8Array): void {
+  private putChunk(symId: number, tf: Timeframe, start: number, bytes: Uint8Array, isGrowing: boolean): void {
     const key = seriesKey(symId, tf);
-    const hot = this.hot.get(key);
+    let hot = this.hot.get(key);
     const count = bytes.length / BAR_BYTES;
+    if (isGrowing && (!hot || hot.start !== start)) this.hot.set(key, (hot = { start, buf: Buffer.alloc(0), count: 0 }));
     if (hot && hot.start === start) {
       const buf = Buffer.alloc(Math.max(BAR_BYTES * 16, nextPow2((count + 1) * BAR_BYTES)));
       buf.set(bytes, 0);

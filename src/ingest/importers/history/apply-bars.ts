@@ -34,7 +34,7 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
-      if (sinceFlush >= 262_144) {
+      if (sinceFlush >= 65_536) {
         // Bounded memory: merged chunks wait in the write queue only until this commit.
         await store.flush();
         sinceFlush = 0;
