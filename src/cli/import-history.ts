@@ -167,7 +167,7 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
       let done: FileImport;
       let rowsRead = 0;
       try {
-        const readOpts = { preset, format: fileType, columns, symbol: values.symbol, assetClass, timeUnit, tz: values.tz };
+        const readOpts = { preset, format: fileType, columns, symbol: values.symbol, assetClass, timeUnit, tz: values.tz, reuseBatches: true };
         if (kind === 'bars') {
           const opened = openBarFile(file, { ...readOpts, timeframe });
           progress.start(file, index, files.length, opened.info.sizeBytes);

@@ -17,6 +17,8 @@ export interface ApplyHooks {
   seriesChanged?(entry: SymbolEntry): void;
   /** Between blocks (the server yields to requests here). */
   pause?(): Promise<void>;
+  /** After each commit of merged bars (the import command collects garbage here, see importBarFile). */
+  committed?(): void;
 }
 
 /** Applies one staged import; its counts go into the journal with `finish`. */
@@ -29,14 +31,16 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
     if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
     const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
     const align = alignmentFor(entry);
+    const recent: RecentMinutes = { fromMs: NaN, bars: [] };
     for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
-      if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result);
+      if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result, recent);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
       if (sinceFlush >= 65_536) {
         // Bounded memory: merged chunks wait in the write queue only until this commit.
         await store.flush();
+        hooks.committed?.();
         sinceFlush = 0;
       }
       await hooks.pause?.();
@@ -74,8 +78,21 @@ function mergeInto(store: Store, symId: number, tf: Timeframe, block: Float64Arr
   if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
 }
 
-function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult): void {
+/**
+ * The stored minutes of [fromMs, last block's end] as of the last block of the series: the next
+ * block, appended after it, takes its minutes from here instead of reading them back.
+ */
+interface RecentMinutes {
+  fromMs: number;
+  bars: Bar[];
+}
+
+function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult, recent: RecentMinutes): void {
   n = beforeLive(store, symId, '1m', block, n, result);
+  const known = recent.bars;
+  const knownFromMs = recent.fromMs;
+  recent.bars = [];
+  recent.fromMs = NaN;
   if (n === 0) return;
   // The minutes every touched coarser bar is made of.
   const firstT = block[0]!;
@@ -99,13 +116,18 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
   });
   // Minutes are mostly imported after the stored ones (a new series, the next file): then the
   // minutes after the merge are the stored ones before the block plus the block, and no read back.
-  const isAppend = (store.lastCompletedBarT(symId, '1m') ?? -Infinity) < firstT;
-  const prefix = isAppend ? barsOf(store, symId, fromMs, firstT) : [];
+  const lastStoredT = store.lastCompletedBarT(symId, '1m') ?? -Infinity;
+  const isAppend = lastStoredT < firstT;
+  // The last block's minutes hold the stored ones from its start: enough when this one starts later.
+  const fromKnown = isAppend && known.length > 0 && knownFromMs <= fromMs && known[known.length - 1]!.t === lastStoredT;
+  const prefix = !isAppend ? [] : fromKnown ? known.slice(lowerBoundT(known, fromMs)) : barsOf(store, symId, fromMs, firstT);
   const before = isAppend ? prefix : beforeFrom < beforeTo ? barsOf(store, symId, beforeFrom, beforeTo) : [];
   const writtenBefore = result.written['1m'] ?? 0;
   mergeInto(store, symId, '1m', block, n, mode, result);
   if ((result.written['1m'] ?? 0) === writtenBefore) return;
   const after = isAppend ? prefix.concat(unpack(block, n)) : barsOf(store, symId, fromMs, toMs);
+  recent.fromMs = fromMs;
+  recent.bars = after;
   COARSER.forEach((tf, k) => {
     const bucketOf = (t: number) => align.barStart(t, tf);
     const bucketEndOf = (t: number) => align.barEnd(t, tf);
@@ -170,6 +192,18 @@ function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void 
 function barsOf(store: Store, symId: number, fromMs: number, toMs: number, tf: Timeframe = '1m'): Bar[] {
   const slice = store.barsInRange(symId, tf, fromMs, toMs);
   return unpack(slice.data, slice.count);
+}
+
+/** Index of the first bar with t ≥ tMs in ascending bars. */
+function lowerBoundT(bars: readonly Bar[], tMs: number): number {
+  let lo = 0;
+  let hi = bars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (bars[mid]!.t < tMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function unpack(d: Float64Array, count: number): Bar[] {

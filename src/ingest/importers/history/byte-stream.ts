@@ -2,6 +2,7 @@
 // is told by the file's first bytes, not its name, and the bytes of the file as stored are counted
 // as they are read, for progress. Nothing holds more than a few chunks at a time.
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { createGunzip, createZstdDecompress } from 'node:zlib';
 import { InputFileError } from '../fundamentals-file.ts';
 import { ZstdFrameWatcher } from './zstd-frames.ts';
@@ -82,22 +83,29 @@ function describeStreamError(path: string, container: Container, err: unknown): 
  * read. Errors (a truncated or corrupt stream, an unreadable file) are InputFileErrors.
  */
 export async function* decompressedChunks(path: string, container: Container, onRead: (storedBytes: number) => void): AsyncGenerator<Uint8Array> {
-  const raw = createReadStream(path, { highWaterMark: READ_CHUNK });
   let stored = 0;
   if (container === 'plain') {
+    // One buffer, read into again once the consumer asked for the next chunk (the CSV and NDJSON
+    // readers copy what they keep): no garbage per megabyte read.
+    let file: FileHandle | null = null;
     try {
-      for await (const chunk of raw as AsyncIterable<Buffer>) {
-        stored += chunk.length;
+      file = await open(path, 'r');
+      const buf = new Uint8Array(READ_CHUNK);
+      for (;;) {
+        const { bytesRead } = await file.read(buf, 0, READ_CHUNK, stored);
+        if (bytesRead === 0) break;
+        stored += bytesRead;
         onRead(stored);
-        yield chunk;
+        yield buf.subarray(0, bytesRead);
       }
     } catch (err) {
       throw describeStreamError(path, container, err);
     } finally {
-      raw.destroy();
+      await file?.close();
     }
     return;
   }
+  const raw = createReadStream(path, { highWaterMark: READ_CHUNK });
   const inflate = container === 'gzip' ? createGunzip({ chunkSize: INFLATE_CHUNK }) : createZstdDecompress({ chunkSize: INFLATE_CHUNK });
   const frames = container === 'zstd' ? new ZstdFrameWatcher() : null;
   raw.on('data', (chunk: Buffer) => {

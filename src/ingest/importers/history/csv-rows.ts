@@ -58,8 +58,23 @@ export class CsvRowParser {
   push(chunk: Uint8Array): void {
     let buf = chunk;
     if (this.carry !== null) {
-      buf = concat(this.carry, chunk);
-      this.carry = null;
+      // The record cut at the last chunk's end: joined with the head of this chunk up to its first
+      // newline only, so the rest of the chunk is read where it lies (no copy per chunk).
+      const firstLf = chunk.indexOf(LF);
+      if (firstLf >= 0 && !this.atStart && this.layout !== null) {
+        const head = concat(this.carry, chunk.subarray(0, firstLf + 1));
+        this.carry = null;
+        const stop = this.parse(head, 0, head.length, false);
+        if (stop === head.length) {
+          buf = chunk.subarray(firstLf + 1);
+        } else {
+          // A quoted cell spans the newline: fall back to joining everything.
+          buf = concat(head.subarray(stop), chunk.subarray(firstLf + 1));
+        }
+      } else {
+        buf = concat(this.carry, chunk);
+        this.carry = null;
+      }
     }
     if (this.atStart) {
       if (buf.length < 3) {
@@ -73,7 +88,8 @@ export class CsvRowParser {
     const stop = lastLf < 0 ? 0 : this.parse(buf, 0, lastLf + 1, false);
     if (stop < buf.length) {
       if (buf.length - stop > MAX_RECORD_BYTES) throw new InputFileError(`line ${this.line}: a record longer than ${MAX_RECORD_BYTES >> 20} MB; is this a CSV file?`);
-      this.carry = buf.subarray(stop);
+      // A copy: the chunk's buffer may be reused for the next read.
+      this.carry = buf.slice(stop);
     }
   }
 

@@ -76,6 +76,7 @@ interface Plan {
   mapSymbol: SymbolMapper;
   time: TimeReader;
   batchRows: number;
+  reuseBatches: boolean;
   mapping: Readonly<Record<string, string | undefined>>;
 }
 
@@ -119,6 +120,7 @@ function plan(kind: RowKind, path: string, opts: AnyOptions & { timeframe?: Time
       mapSymbol,
       time: new TimeReader(opts.timeUnit, tz),
       batchRows,
+      reuseBatches: opts.reuseBatches === true,
       mapping: opts.columns ?? {},
     };
   } catch (err) {
@@ -150,7 +152,11 @@ async function* rawBatches(p: Plan): AsyncGenerator<RawOut> {
   function* handOut(final: boolean): Generator<RawOut> {
     const { batches, problems } = builder.take();
     for (const problem of problems) pending.push(problem);
-    for (const raw of batches) yield { raw, problems: pending.splice(0), bytesRead };
+    for (const raw of batches) {
+      yield { raw, problems: pending.splice(0), bytesRead };
+      // Asked for the next one: with reuseBatches the consumer is done with this batch.
+      if (p.reuseBatches) builder.recycle(raw);
+    }
     if (pending.length >= PROBLEMS_PER_HAND_OUT || (final && pending.length > 0)) yield { raw: emptyRaw(shape), problems: pending.splice(0), bytesRead };
   }
   try {

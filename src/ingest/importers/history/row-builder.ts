@@ -1,6 +1,6 @@
 // Collects parsed rows into columnar batches: the readers write each row's cells straight into the
 // current batch's arrays at index `n` and then commit or drop the row. A full batch is closed and a
-// fresh one started, so a batch handed out is never written again.
+// fresh one started, so a batch handed out is not written again until it is given back (`recycle`).
 import type { AssetClass } from '../../../domain/asset-classes.ts';
 import { TICK_KIND_QUOTE, TICK_KIND_TRADE, type RowProblem } from './types.ts';
 
@@ -49,6 +49,10 @@ export class RowBuilder {
   present = 0;
   private readonly closed: RawBatch[] = [];
   private problems: RowProblem[] = [];
+  /** Full batches given back, whose arrays the next batches reuse. */
+  private readonly free: RawBatch[] = [];
+  /** The symbol and class arrays of a file with one symbol, filled once. */
+  private fixedArrays: { symbol: string[]; classHint: (AssetClass | null)[] } | null = null;
 
   constructor(
     readonly file: string,
@@ -60,9 +64,26 @@ export class RowBuilder {
     this.open();
   }
 
+  /** Gives a batch handed out back: its arrays may be written again. Only whole batches are kept. */
+  recycle(batch: RawBatch): void {
+    if (batch.length === this.cap && this.free.length < 2) this.free.push(batch);
+  }
+
   private open(): void {
     const cap = this.cap;
     this.n = 0;
+    const reused = this.free.pop();
+    if (reused) {
+      this.line = reused.line;
+      this.tMs = reused.tMs;
+      this.nums = reused.nums;
+      for (const nums of this.nums) nums.fill(NaN);
+      this.symbol = this.fixed === null ? reused.symbol : new Array<string>(cap);
+      this.classHint = this.fixed === null ? reused.classHint : new Array<AssetClass | null>(cap);
+      this.kind = reused.kind ?? new Uint8Array(cap);
+      if (this.shape.ticks) this.kind.fill(KIND_UNSET);
+      return;
+    }
     this.line = new Float64Array(cap);
     this.tMs = new Float64Array(cap);
     // NaN until written: a field the file has no column for stays absent.
@@ -121,8 +142,15 @@ export class RowBuilder {
     let symbol = this.symbol;
     let classHint = this.classHint;
     if (this.fixed !== null) {
-      symbol = new Array<string>(n).fill(this.fixed.symbol);
-      classHint = new Array<AssetClass | null>(n).fill(this.fixed.classHint);
+      if (n === this.cap) {
+        // Never written: one pair of arrays serves every full batch.
+        this.fixedArrays ??= { symbol: new Array<string>(n).fill(this.fixed.symbol), classHint: new Array<AssetClass | null>(n).fill(this.fixed.classHint) };
+        symbol = this.fixedArrays.symbol;
+        classHint = this.fixedArrays.classHint;
+      } else {
+        symbol = new Array<string>(n).fill(this.fixed.symbol);
+        classHint = new Array<AssetClass | null>(n).fill(this.fixed.classHint);
+      }
     } else if (n < this.cap) {
       symbol.length = n;
       classHint.length = n;

@@ -36,6 +36,11 @@ interface ReadOptions<Field extends string> {
   tz?: string;
   /** Rows per batch (default 8192). */
   batchRows?: number;
+  /**
+   * Reuse a batch's arrays once the next batch is asked for: a consumer that copies what it needs
+   * before asking again (the import does) saves the garbage of a fresh batch per 8192 rows.
+   */
+  reuseBatches?: boolean;
 }
 
 export interface BarReadOptions extends ReadOptions<BarField> {
