@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeKlines } from './lib/klines.ts';
 
 const TARGET_ROWS_PER_S = 1_000_000;
 const TARGET_RSS_MB = 300;
@@ -18,36 +19,6 @@ const targetBytes = Number(values.mb) * 1e6;
 const runs = Number(values.runs);
 if (!(targetBytes > 0) || !(runs >= 1)) throw new Error('--mb and --runs take positive numbers');
 
-/** A deterministic random walk written as Binance writes klines; starts in 1995 so every bar has ended. */
-async function writeKlines(path: string, bytes: number): Promise<number> {
-  const out = Bun.file(path).writer({ highWaterMark: 1 << 20 });
-  let seed = 42;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  let t = Date.UTC(1995, 0, 1);
-  let price = 42283.58;
-  let written = 0;
-  let rows = 0;
-  let text = '';
-  while (written + text.length < bytes) {
-    const o = price;
-    const c = Math.max(1, o + (random() - 0.5) * 40);
-    const h = Math.max(o, c) + random() * 10;
-    const l = Math.min(o, c) - random() * 10;
-    const v = random() * 50;
-    text += `${t},${o.toFixed(8)},${h.toFixed(8)},${l.toFixed(8)},${c.toFixed(8)},${v.toFixed(8)},${t + 59999},${(v * o).toFixed(8)},${Math.floor(random() * 3000)},${(v / 2).toFixed(8)},${((v / 2) * o).toFixed(8)},0\n`;
-    rows++;
-    price = c;
-    t += 60_000;
-    if (text.length > 1 << 20) {
-      out.write(text);
-      written += text.length;
-      text = '';
-    }
-  }
-  out.write(text);
-  await out.end();
-  return rows;
-}
 
 function hasTaskset(): boolean {
   return Bun.spawnSync(['sh', '-c', 'command -v taskset']).exitCode === 0;
@@ -102,7 +73,7 @@ try {
   // Named as Binance names its monthly kline files: the preset, symbol and timeframe come from it.
   const file = join(dir, 'BTCUSDT-1m-1995-01.csv');
   process.stdout.write(`writing ${(targetBytes / 1e6).toFixed(0)} MB of 1-minute klines ... `);
-  const rows = await writeKlines(file, targetBytes);
+  const rows = await writeKlines(file, targetBytes, { startMs: Date.UTC(1995, 0, 1) });
   process.stdout.write(`${rows.toLocaleString('en-US')} rows, ${(statSync(file).size / 1e6).toFixed(0)} MB\n`);
   const results: Run[] = [];
   for (let i = 0; i < runs; i++) {

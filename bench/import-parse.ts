@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { writeKlines } from './lib/klines.ts';
 import { createGunzip, createGzip } from 'node:zlib';
 import { openBarFile, type BarReadOptions } from '../src/ingest/importers/history/index.ts';
 
@@ -18,39 +19,6 @@ const { values } = parseArgs({ options: { mb: { type: 'string', default: '200' }
 const targetBytes = Number(values.mb) * 1e6;
 if (!(targetBytes > 0)) throw new Error('--mb takes a positive number of megabytes');
 
-/** A deterministic random walk, formatted the way Binance writes klines (8 decimals). */
-async function writeKlines(path: string, bytes: number, generic: boolean): Promise<number> {
-  const out = Bun.file(path).writer({ highWaterMark: 1 << 20 });
-  let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  let t = 1704067200000;
-  let price = 42283.58;
-  let written = 0;
-  let rows = 0;
-  let text = generic ? 't,o,h,l,c,v\n' : '';
-  while (written + text.length < bytes) {
-    const o = price;
-    const c = Math.max(1, o + (random() - 0.5) * 40);
-    const h = Math.max(o, c) + random() * 10;
-    const l = Math.min(o, c) - random() * 10;
-    const v = random() * 50;
-    const row = generic
-      ? `${t},${o.toFixed(2)},${h.toFixed(2)},${l.toFixed(2)},${c.toFixed(2)},${v.toFixed(5)}\n`
-      : `${t},${o.toFixed(8)},${h.toFixed(8)},${l.toFixed(8)},${c.toFixed(8)},${v.toFixed(8)},${t + 59999},${(v * o).toFixed(8)},${Math.floor(random() * 3000)},${(v / 2).toFixed(8)},${((v / 2) * o).toFixed(8)},0\n`;
-    text += row;
-    rows++;
-    price = c;
-    t += 60_000;
-    if (text.length > 1 << 20) {
-      out.write(text);
-      written += text.length;
-      text = '';
-    }
-  }
-  out.write(text);
-  await out.end();
-  return rows;
-}
 
 interface Run {
   rowsPerS: number;
@@ -98,9 +66,9 @@ try {
   const klines = join(dir, 'BTCUSDT-1m-2024-01.csv');
   const generic = join(dir, 'generic.csv');
   process.stdout.write(`writing ~${values.mb} MB of klines to ${dir} …\n`);
-  const klineRows = await writeKlines(klines, targetBytes, false);
+  const klineRows = await writeKlines(klines, targetBytes);
   await pipeline(createReadStream(klines), createGzip({ level: 6 }), createWriteStream(`${klines}.gz`));
-  const genericRows = await writeKlines(generic, targetBytes / 2, true);
+  const genericRows = await writeKlines(generic, targetBytes / 2, { generic: true });
   const cases: [string, string, BarReadOptions | 'gunzip', number][] = [
     ['binance-klines plain', klines, {}, klineRows],
     ['binance-klines gzip', `${klines}.gz`, {}, klineRows],

@@ -6,7 +6,7 @@ export type { BarChunkSpan, BarSlice, ConflictMode, MergeCounts } from './bars.t
 export type { ImportRecord, ImportResult, ImportState } from './imports.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { TickKind } from './ticks.ts';
-export { BAR_FIELDS } from './codecs.ts';
+export { BAR_FIELDS, writeBar } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
 export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';
 export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic-calendar.ts';

@@ -7,7 +7,7 @@ import { rollUp, type Bar } from '../../../domain/bar.ts';
 import { TIMEFRAMES, TIMEFRAME_BY_INDEX, type Timeframe } from '../../../domain/timeframes.ts';
 import type { SymbolEntry } from '../../../domain/instrument.ts';
 import { alignmentFor, type BarAlignment } from '../../../market/bar-alignment.ts';
-import type { ImportRecord, ImportResult, Store } from '../../../store/index.ts';
+import { writeBar, type ImportRecord, type ImportResult, type Store } from '../../../store/index.ts';
 
 const BAR_FIELDS = 6;
 const COARSER: readonly Timeframe[] = TIMEFRAMES.filter((tf) => tf !== '1m');
@@ -158,15 +158,7 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
     }
     if (out.length === 0) return;
     const records = new Float64Array(out.length * BAR_FIELDS);
-    out.forEach((b, i) => {
-      const at = i * BAR_FIELDS;
-      records[at] = b.t;
-      records[at + 1] = b.o;
-      records[at + 2] = b.h;
-      records[at + 3] = b.l;
-      records[at + 4] = b.c;
-      records[at + 5] = b.v ?? NaN;
-    });
+    out.forEach((b, i) => writeBar(records, i, b));
     const counts = store.mergeBars(symId, tf, records, out.length, 'replace');
     if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
   });
