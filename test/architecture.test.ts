@@ -1,4 +1,4 @@
-// Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain.
+// Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain; mcp → api's route table.
 // Only src/store imports lmdb; domain imports nothing with I/O.
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -30,6 +30,8 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   auth: ['domain', 'store', 'auth', 'clock.ts'],
   api: ['domain', 'store', 'market', 'auth', 'api', 'clock.ts', 'version.ts'],
   stream: ['domain', 'store', 'market', 'auth', 'stream', 'clock.ts', 'version.ts'],
+  // The MCP server answers through REST (a caller it is given) and reads the route table.
+  mcp: ['domain', 'api/route-table', 'mcp', 'version.ts'],
 };
 
 describe('architecture', () => {

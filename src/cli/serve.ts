@@ -11,6 +11,8 @@ import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
+import { createMcpHandler } from '../mcp/http.ts';
+import { createKeyRefusal } from '../api/plugins/gate.ts';
 import { ImportWatcher } from '../ingest/importers/history/import-watcher.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
 import { FeedSet } from '../ingest/feeds.ts';
@@ -130,7 +132,13 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, log, { nativeRoutes: { '/': root }, peerAddress });
+  // MCP for AI agents on the same port: the key is checked as REST checks it, and every tool call
+  // is the REST calls it mirrors, made in-process as that key (same plans, quotas, messages).
+  const mcp = createMcpHandler({
+    refuse: createKeyRefusal(auth, clock, peerAddress),
+    rest: (key, path) => Promise.resolve(app.handle(new Request(`http://mds.local${path}`, { headers: { 'x-api-key': key } }))),
+  });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, log, { nativeRoutes: { '/': root, '/mcp': mcp }, peerAddress });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {

@@ -150,3 +150,25 @@ function tooMany(headers: Record<string, string | number>, resetMs: number, requ
   headers['retry-after'] = String(Math.max(1, Math.ceil((resetMs - clock.nowMs()) / 1000)));
   return errorResponse('RATE_LIMITED', requestId);
 }
+
+/**
+ * The gate's refusal of a missing or bad key, for an endpoint outside the router (`/mcp`): the same
+ * error bodies, and the same keyless limiter. Null when the key is good (its calls are then
+ * charged per REST call they make, not here).
+ */
+export function createKeyRefusal(auth: Authenticator, clock: Clock, peerAddress: PeerAddress) {
+  const anonLimiter = auth.anonymous;
+  return function keyRefusal(request: Request, key: string | null): Response | null {
+    const result = key === null || key.length === 0 ? null : auth.authenticate(key);
+    if (result !== null && result.ok) return null;
+    const requestId = nextRequestId();
+    const headers: Record<string, string> = { 'x-request-id': requestId };
+    const state = anonLimiter.take(peerAddress(request) ?? 'unknown');
+    setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
+    if (!state.allowed) {
+      headers['retry-after'] = String(Math.max(1, Math.ceil((state.resetMs - clock.nowMs()) / 1000)));
+      return errorResponse('RATE_LIMITED', requestId, undefined, headers);
+    }
+    return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId, result?.message, headers);
+  };
+}
