@@ -7,6 +7,7 @@ import { runImport } from './cli/import.ts';
 import { runBackup } from './cli/backup.ts';
 import { runFeeds } from './cli/feeds.ts';
 import { runCompact } from './cli/compact.ts';
+import { runMcp } from './cli/mcp.ts';
 import { runCoverage } from './cli/coverage.ts';
 import { COMMIT, VERSION } from './version.ts';
 import { UnusableStoreError } from './store/index.ts';
@@ -23,6 +24,7 @@ Commands:
   feeds        list the feeds 'serve --feed' can run and what each supplies
   compact      give the space of removed bars back to the disk (no server running; 'mds compact --help')
   coverage     which bar slots of a symbol have bars, are quiet or are gaps ('mds coverage BTCUSD')
+  mcp          the MCP server for AI agents over stdio ('mds mcp --data-dir DIR', or --url URL --key KEY)
 
 Options:
   -h, --help      this text ('mds serve --help' lists the serve options)
@@ -59,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'feeds') return runFeeds(rest, (text) => process.stdout.write(text));
   if (command === 'compact') return runCompact(rest, process.env, { out: (text) => process.stdout.write(text) });
   if (command === 'coverage') return runCoverage(rest, process.env, { out: (text) => process.stdout.write(text) });
+  // stdout carries the protocol: help goes there only when asked for.
+  if (command === 'mcp') return runMcp(rest, process.env, { out: (text) => process.stdout.write(text) });
   throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'mds --help' for the commands`);
 }
 
