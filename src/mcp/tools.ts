@@ -120,7 +120,7 @@ export const TOOLS: readonly ToolDef[] = [
     },
   },
   mirror('get_last_trade', 'Last trade', '/{class}/trade/last/:symbol', `The last trade of a symbol (price, size, time), as GET /{class}/trade/last/{symbol}. ${PRICE_NOTE}`, (b) => `${b.symbol}: last ${b.price} (size ${b.size}) at ${new Date(Number(b.timestamp)).toISOString()}`),
-  mirror('get_snapshot', 'Snapshot', '/{class}/snapshot/:symbol', `Quote, last trade, today's bar and the previous close of a symbol in one answer, as GET /{class}/snapshot/{symbol}. ${PRICE_NOTE} Changes are in percent.`, (b) => `${b.symbol}: snapshot ${json(b).slice(0, 300)}`),
+  mirror('get_snapshot', 'Snapshot', '/{class}/snapshot/:symbol', `Quote, last trade, today's bar and the previous close of a symbol in one answer, as GET /{class}/snapshot/{symbol}. ${PRICE_NOTE} Changes are in percent.`, (b) => `${b.symbol}: bid ${b.bid} ask ${b.ask}, last ${b.last_price}, previous close ${b.prev_close}`),
   {
     name: 'get_bars',
     title: 'Bars in a range',
@@ -135,7 +135,10 @@ export const TOOLS: readonly ToolDef[] = [
       return { structured: b as unknown as Record<string, unknown>, text: `${b.symbol}: ${b.results_count} of ${b.total_count} bars${b.next_offset !== null ? `; more: call again with offset ${b.next_offset}` : ''}` };
     },
   },
-  mirror('get_previous_bar', 'Previous bar', '/{class}/agg/:symbol/prev', `The last completed daily bar of a symbol (or, with interval, the latest settled bar of that size), as GET /{class}/agg/{symbol}/prev. ${PRICE_NOTE}`, (b) => `${b.symbol}: previous bar ${json((b.results as unknown[] | undefined)?.[0] ?? b).slice(0, 200)}`),
+  mirror('get_previous_bar', 'Previous bar', '/{class}/agg/:symbol/prev', `The last completed daily bar of a symbol (or, with interval, the latest settled bar of that size), as GET /{class}/agg/{symbol}/prev. ${PRICE_NOTE}`, (b) => {
+    const bar = b.result as { t: number; o: number; h: number; l: number; c: number; v: number | null } | undefined;
+    return bar ? `${b.symbol}: bar of ${new Date(bar.t).toISOString()}: open ${bar.o} high ${bar.h} low ${bar.l} close ${bar.c}${bar.v === null ? '' : ` volume ${bar.v}`}` : `${b.symbol}: ${json(b).slice(0, 200)}`;
+  }),
   mirror('get_perpetual_mark', 'Perpetual composite', '/perpetuals/mark/:symbol', `The composite mark of a perpetual future across venues (median of live bids and asks) with source_count, the venues behind it, as GET /perpetuals/mark/{symbol}. ${PRICE_NOTE}`, (b) => `${b.symbol}: mark ${b.mark ?? json(b).slice(0, 120)} from ${b.source_count} sources`),
   mirror('list_markets', 'Markets', '/markets', 'Every market mds has a calendar for (stock exchanges and the class markets CRYPTO, FOREX, ...), with time zones and regular hours, as GET /markets.', (b) => `${(b.markets as unknown[] | undefined)?.length ?? 0} markets`),
   {
@@ -186,11 +189,11 @@ export const TOOLS: readonly ToolDef[] = [
     },
   },
   mirror('get_fundamentals', 'Fundamentals', '/fundamentals/stocks/:symbol', 'Company fundamentals of a stock (market cap, shares, float, sector, ...), as GET /fundamentals/stocks/{symbol}; symbol as MARKET:TICKER such as US:AAPL.', (b) => `${b.symbol}: ${json(b).slice(0, 200)}`),
-  mirror('list_fundamentals', 'Fundamentals, batch or page', '/fundamentals/stocks', 'Fundamentals of up to 100 stocks at once (symbols, comma-separated MARKET:TICKER), or one page of a market (market, cursor, limit), as GET /fundamentals/stocks.', (b) => `${((b.results ?? b.items) as unknown[] | undefined)?.length ?? 0} records`),
+  mirror('list_fundamentals', 'Fundamentals, batch or page', '/fundamentals/stocks', 'Fundamentals of up to 100 stocks at once (symbols, comma-separated MARKET:TICKER), or one page of a market (market, cursor, limit), as GET /fundamentals/stocks.', (b) => `${((b.items ?? b.results) as unknown[] | undefined)?.length ?? 0} records${b.next_cursor ? '; more: call again with cursor set to next_cursor' : ''}`),
   mirror('get_bond_yield', 'Bond yield', '/bonds/yield/:symbol', 'The latest yield of a government bond in percent, as GET /bonds/yield/{symbol}; symbol COUNTRY:TENOR such as US:10Y.', (b) => `${b.symbol}: ${b.yield}% on ${b.date}`),
   mirror('get_yield_curve', 'Yield curve', '/bonds/curve/:country', 'A country\'s government yield curve (percent per tenor) on a date (default the latest), as GET /bonds/curve/{country}.', (b) => `${b.country}: curve of ${b.date}`),
-  mirror('get_bond_history', 'Bond yield history', '/bonds/history/:symbol', 'Daily yields (percent) of one bond between two dates, paged, as GET /bonds/history/{symbol}.', (b) => `${b.symbol}: ${b.results_count ?? (b.results as unknown[] | undefined)?.length ?? 0} observations`),
-  mirror('get_economic_calendar', 'Economic calendar', '/calendar/economic', 'Economic events (releases with actual, forecast and previous values) in a window of UTC dates, filtered by country and importance, paged, as GET /calendar/economic.', (b) => `${(b.results as unknown[] | undefined)?.length ?? 0} events`),
+  mirror('get_bond_history', 'Bond yield history', '/bonds/history/:symbol', 'Daily yields (percent) of one bond between two dates, paged, as GET /bonds/history/{symbol}.', (b) => `${b.symbol}: ${b.results_count} of ${b.total_count} observations${b.next_offset !== null && b.next_offset !== undefined ? `; more: call again with offset ${b.next_offset}` : ''}`),
+  mirror('get_economic_calendar', 'Economic calendar', '/calendar/economic', 'Economic events (releases with actual, forecast and previous values) in a window of UTC dates, filtered by country and importance, paged, as GET /calendar/economic.', (b) => `${((b.items ?? b.results) as unknown[] | undefined)?.length ?? 0} events${b.next_cursor ? '; more: call again with cursor set to next_cursor' : ''}`),
   mirror('get_coverage', 'Coverage', '/coverage/{class}/:symbol', 'Which bar slots of a symbol inside its market\'s sessions have a bar, none because nothing traded, or are gaps, as merged ranges with counts (GET /coverage/{class}/{symbol}).', (b) => `${b.symbol}: ${json(b.totals)}`),
 ];
 
