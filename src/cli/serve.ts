@@ -181,7 +181,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const port = server.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
-  logger.info(`streaming on ws://${shownHost}:${port}/?apiKey=<key>`);
+  // Not `?apiKey=<key>`: no log line holds that text, so an operator can alert on it.
+  logger.info(`streaming on ws://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
   logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
     logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
