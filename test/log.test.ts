@@ -100,7 +100,8 @@ describe('the REST 500 line', () => {
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 'error', method: 'GET', route: '/crypto/quote/BTCUSD', request_id: res.headers.get('x-request-id') });
-    expect(String(line.msg)).toStartWith('request failed: Error: disk read failed');
+    expect(line.msg).toBe('request failed: disk read failed');
+    expect(String(line.stack)).toStartWith('Error: disk read failed\n    at ');
     expect(lines[0]).not.toContain(key);
     expect(lines[0]).not.toContain('apiKey');
     await store.close();

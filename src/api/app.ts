@@ -54,7 +54,8 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
       if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
       const path = new URL(request.url).pathname;
       // The path only: a query string may carry the API key (?apiKey=).
-      logger.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, { request_id: requestId, method: request.method, route: path });
+      // The stack as a field keeps a text line one line (quoted) and the JSON msg short.
+      logger.error(`request failed: ${error instanceof Error ? error.message : String(error)}`, { request_id: requestId, method: request.method, route: path, stack: error instanceof Error ? error.stack : undefined });
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
       if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
