@@ -2,6 +2,7 @@
 // var, a default, a check, and the help text that `mds serve --help` prints.
 import { parseArgs } from 'node:util';
 import { isReplayFeed, parseReplaySpec, REPLAY_FORMAT } from './domain/replay-spec.ts';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts';
 import { DEFAULT_RETENTION, formatRetention, parseRetention, RETENTION_ALLOWED, type Retention } from './domain/retention.ts';
 
 export class UsageError extends Error {}
@@ -30,6 +31,8 @@ export interface ServeConfig {
   slowConsumerBytes: number;
   minFreeDiskBytes: number;
   retain: Retention;
+  logFormat: LogFormat;
+  logLevel: LogLevel;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -66,6 +69,15 @@ function retention(raw: string, name: string): Retention {
   const parsed = parseRetention(raw);
   if (typeof parsed === 'string') throw new UsageError(`${name}: ${parsed}; it takes ${RETENTION_ALLOWED}`);
   return parsed;
+}
+
+/** One of a fixed list of words, the message naming them all. */
+function oneOf<T extends string>(allowed: readonly T[]) {
+  return (raw: string, name: string): T => {
+    const word = raw.trim().toLowerCase();
+    if (!(allowed as readonly string[]).includes(word)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(raw)}`);
+    return word as T;
+  };
 }
 
 function instant(raw: string, name: string): number {
@@ -141,6 +153,8 @@ const OPTIONS = [
   },
   { key: 'minFreeDiskBytes', flag: 'min-free-disk', env: 'MDS_MIN_FREE_DISK', arg: 'SIZE', allowed: 'a size such as 512MiB, 1GiB, 2GB (0: no check)', help: 'warn in /health and the log when the data dir has less free space (0: never)', fallback: 1024 ** 3, shownDefault: '1GiB', parse: byteSize },
   { key: 'retain', flag: 'retain', env: 'MDS_RETAIN', arg: 'LIST', allowed: RETENTION_ALLOWED, help: 'how long completed bars are kept per timeframe, e.g. 1m=30d,1d=forever (unnamed ones keep theirs)', fallback: DEFAULT_RETENTION, shownDefault: formatRetention(DEFAULT_RETENTION), parse: retention },
+  { key: 'logFormat', flag: 'log-format', env: 'MDS_LOG_FORMAT', arg: 'FORMAT', allowed: `one of ${LOG_FORMATS.join(', ')}`, help: "log lines as 'text' (time level message key=value) or 'json' (one object per line)", fallback: 'text', parse: oneOf(LOG_FORMATS) },
+  { key: 'logLevel', flag: 'log-level', env: 'MDS_LOG_LEVEL', arg: 'LEVEL', allowed: `one of ${LOG_LEVELS.join(', ')}`, help: `lowest level logged: ${LOG_LEVELS.join(', ')}`, fallback: 'info', parse: oneOf(LOG_LEVELS) },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 

@@ -26,10 +26,10 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   domain: ['domain'],
   store: ['domain', 'store'],
   market: ['domain', 'market'],
-  ingest: ['domain', 'store', 'market', 'ingest', 'clock.ts'],
-  auth: ['domain', 'store', 'auth', 'clock.ts'],
-  api: ['domain', 'store', 'market', 'auth', 'api', 'clock.ts', 'version.ts'],
-  stream: ['domain', 'store', 'market', 'auth', 'stream', 'clock.ts', 'version.ts'],
+  ingest: ['domain', 'store', 'market', 'ingest', 'clock.ts', 'log.ts'],
+  auth: ['domain', 'store', 'auth', 'clock.ts', 'log.ts'],
+  api: ['domain', 'store', 'market', 'auth', 'api', 'clock.ts', 'log.ts', 'version.ts'],
+  stream: ['domain', 'store', 'market', 'auth', 'stream', 'clock.ts', 'log.ts', 'version.ts'],
   // The MCP server answers through REST (a caller it is given) and reads the route table.
   mcp: ['domain', 'api/route-table', 'mcp', 'version.ts'],
 };
@@ -50,6 +50,11 @@ describe('architecture', () => {
     expect(users.filter((f) => !f.startsWith('store/'))).toEqual([]);
   });
 
+  test('nothing in src writes to the console but main.ts (its fatal error): everything else logs through the logger', () => {
+    const writers = files.filter((f) => /\bconsole\.\w+\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    expect(writers).toEqual([]);
+  });
+
   test('domain imports nothing with I/O', () => {
     const io = files
       .filter((f) => relative(SRC, f).startsWith('domain/'))
@@ -59,6 +64,6 @@ describe('architecture', () => {
 
   test('only clock.ts reads the system time', () => {
     const readers = files.filter((f) => /Date\.now\(\)|new Date\(\)/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
-    expect(readers.sort()).toEqual(['cli/serve.ts', 'clock.ts'].sort());
+    expect(readers).toEqual(['clock.ts']);
   });
 });

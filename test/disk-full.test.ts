@@ -79,7 +79,7 @@ describe('a full disk', () => {
         expect(later.disk.writes).toBe('failing');
         droppedWhileFailing = later.disk.dropped_ticks;
         expect(server.proc.exitCode).toBeNull();
-        expect(server.output().match(/error: writes to the data dir fail/g)).toHaveLength(1);
+        expect(server.output().match(/Z error writes to the data dir fail/g)).toHaveLength(1);
 
       } finally {
         // Space returns (also when an assertion above failed, for the next test).

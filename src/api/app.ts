@@ -18,6 +18,7 @@ import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 import { ROUTE_TABLE } from './route-table/index.ts';
+import { asLogger, stderrLogger, type LineLog, type Logger } from '../log.ts';
 
 /** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
 export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
@@ -29,7 +30,9 @@ export interface AppOptions {
   peerAddress?: PeerAddress;
 }
 
-export function createApp(deps: ApiDeps, log: (line: string) => void = console.error, opts: AppOptions = {}) {
+/** `log` takes the service Logger or a sentence sink (tests); by default failures go to stderr as text. */
+export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(deps.clock), opts: AppOptions = {}) {
+  const logger = asLogger(log);
   const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined));
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
@@ -50,7 +53,9 @@ export function createApp(deps: ApiDeps, log: (line: string) => void = console.e
       if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
       if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
       const path = new URL(request.url).pathname;
-      log(`error ${requestId} ${request.method} ${path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      // The path only: a query string may carry the API key (?apiKey=).
+      // The stack as a field keeps a text line one line (quoted) and the JSON msg short.
+      logger.error(`request failed: ${error instanceof Error ? error.message : String(error)}`, { request_id: requestId, method: request.method, route: path, stack: error instanceof Error ? error.stack : undefined });
       // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
       const cls = classOfPath(path);
       if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);

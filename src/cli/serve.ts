@@ -2,7 +2,8 @@
 // and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { shiftedClock, systemClock } from '../clock.ts';
+import { shiftedClock, systemClock, type Clock } from '../clock.ts';
+import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
@@ -33,13 +34,12 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
 
-export type Log = (line: string) => void;
+export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
 const DISK_CHECK_MS = 10_000;
 const RETENTION_EVERY_MS = 3_600_000;
 /** A replay at max speed waits while more raw ticks than this wait for their commit (well under the store's drop bound). */
 const REPLAY_MAX_UNWRITTEN_TICKS = 65_536;
-const consoleLog: Log = (line) => console.log(`${new Date().toISOString()} ${line}`);
 
 export interface RunningServer {
   port: number;
@@ -51,11 +51,20 @@ export interface ServeExtras {
   feeds?: readonly Feed[];
 }
 
-export async function serve(config: ServeConfig, log: Log = consoleLog, extras: ServeExtras = {}): Promise<RunningServer> {
+/**
+ * `log`: the logger every part logs through; by default lines on stdout in --log-format from
+ * --log-level up. Tests and embedders may give a sentence sink instead.
+ */
+export async function serve(config: ServeConfig, log?: Logger | Log, extras: ServeExtras = {}): Promise<RunningServer> {
   const dataDir = resolve(config.dataDir);
+  // Lines are timed by the service clock, known once the replay (if any) is planned.
+  let serviceClock: Clock = systemClock;
+  const logger = log === undefined ? createLogger({ clock: { nowMs: () => serviceClock.nowMs() }, format: config.logFormat, level: config.logLevel, write: (line) => process.stdout.write(`${line}\n`) }) : asLogger(log);
+  // The parts that log sentences: the level and fields come from how each starts.
+  const logLine = logger.lineLogger();
   // Everything an operator can get wrong is checked before the data dir is touched.
   const plans = loadPlans(config.plansFile);
-  const replay = planReplay(config, systemClock, log);
+  const replay = planReplay(config, systemClock, logLine);
   const feedIds = config.feed === 'none' || replay !== null ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
@@ -63,9 +72,10 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
   const clock = replay?.clock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
-  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log });
+  serviceClock = clock;
+  const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
   let devKey: string | null = null;
-  const feeds = new FeedSet(store, log);
+  const feeds = new FeedSet(store, logLine);
   try {
     seedRegistry(store, ALL_INSTRUMENTS);
     devKey = config.noDevKey ? null : (config.devKey ?? store.getMeta<string>('devKey') ?? null);
@@ -75,12 +85,12 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     }
     // Feeds are registered first (the registry learns their instruments), then their history is
     // made, then the ingest path opens: it resumes the bars in progress the history leaves behind.
-    if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, log));
+    if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, logLine));
     for (const { protocol, settings } of venuePlans) {
       try {
-        feeds.add(createVenueFeed(protocol, settings, { log }));
+        feeds.add(createVenueFeed(protocol, settings, { log: logLine }));
       } catch (err) {
-        log(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`);
+        logger.error(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`, { feed: protocol.id });
       }
     }
     if (replay !== null) feeds.add(replay.feed);
@@ -97,8 +107,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     unlock();
     refuseFullDisk(dataDir, freeBytesAt(dataDir), failure ?? err);
   }
-  const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log });
-  const pipeline = new Pipeline(store, clock, recorder === null ? {} : { onSweep: (nowMs) => recorder.sweep(nowMs) });
+  const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log: logLine });
+  const pipeline = new Pipeline(store, clock, recorder === null ? { log: logLine } : { log: logLine, onSweep: (nowMs) => recorder.sweep(nowMs) });
   // A replay runs the recorded sweeps that seal bars, and starts the timed ones at its end.
   replay?.feed.drive(pipeline, () => {
     const w = store.writeStatus();
@@ -107,25 +117,25 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   feeds.start(pipeline, recorder ?? undefined);
   recorder?.start();
   if (replay === null) pipeline.start();
-  if (recordDir !== null) log(`recording every feed's ticks to ${recordDir} (hourly files)`);
+  if (recordDir !== null) logger.info(`recording every feed's ticks to ${recordDir} (hourly files)`);
   // History imports staged by `mds import` while this server runs are applied here, between requests.
   const imports = new ImportWatcher(store, clock, {
     seriesChanged: (entry) => {
       if (pipeline.hasLine(entry.id)) pipeline.bars.track(entry.id, alignmentFor(entry));
     },
     pause: () => new Promise((resolve) => setImmediate(resolve)),
-  }, log);
+  }, logLine);
   void imports.start();
   // When each feed is live, for the coverage report.
-  const liveRecorder = new LiveRecorder(store, clock, feeds, log);
+  const liveRecorder = new LiveRecorder(store, clock, feeds, logLine);
   liveRecorder.start();
 
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
   auth.start();
   const hub = new StreamHub(clock);
   // Keys whose plan this server's table lacks answer 403 naming the plan; say so now, not at the first call.
-  for (const { id, plan } of auth.keysWithoutPlan()) log(`warning: key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
-  const stream = createStream({ store, clock, hub, auth, log, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
+  for (const { id, plan } of auth.keysWithoutPlan()) logger.warn(`key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
+  const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
   pipeline.subscribe(hub);
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
@@ -138,7 +148,7 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
     refuse: createKeyRefusal(auth, clock, peerAddress),
     rest: (key, path) => Promise.resolve(app.handle(new Request(`http://mds.local${path}`, { headers: { 'x-api-key': key } }))),
   });
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, log, { nativeRoutes: { '/': root, '/mcp': mcp }, peerAddress });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, logger, { nativeRoutes: { '/': root, '/mcp': mcp }, peerAddress });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
@@ -152,7 +162,8 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
       await server?.stop(true);
       const isComplete = await store.close();
       unlock();
-      log(isComplete ? 'stopped; everything written is on disk' : `stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
+      if (isComplete) logger.info('stopped; everything written is on disk');
+      else logger.error(`stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   try {
     app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
@@ -169,14 +180,15 @@ export async function serve(config: ServeConfig, log: Log = consoleLog, extras: 
   stream.start();
   const port = server.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  log(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
-  log(`streaming on ws://${shownHost}:${port}/?apiKey=<key>`);
-  log(`data dir ${dataDir}`);
+  logger.info(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
+  // Not `?apiKey=<key>`: no log line holds that text, so an operator can alert on it.
+  logger.info(`streaming on ws://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
+  logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
-    log(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
-    log(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
+    logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
+    logger.info(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
   } else {
-    log(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
+    logger.info(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
   }
 
   return { port, stop };

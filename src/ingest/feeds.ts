@@ -140,7 +140,7 @@ export class FeedSet {
       try {
         await r.feed.stop();
       } catch (err) {
-        this.log(`feed ${r.feed.id}: stop failed: ${messageOf(err)}`);
+        this.log(`error: feed ${r.feed.id}: stop failed: ${messageOf(err)}`);
       }
     }
   }
@@ -166,7 +166,7 @@ export class FeedSet {
 
   private fail(r: Running, reason: string): void {
     r.failure = reason;
-    this.log(`feed ${r.feed.id} failed: ${reason}; the server goes on with what it has`);
+    this.log(`error: feed ${r.feed.id} failed: ${reason}; the server goes on with what it has`);
     try {
       const stopped = r.feed.stop();
       if (stopped instanceof Promise) stopped.catch(() => {});

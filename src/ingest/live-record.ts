@@ -60,7 +60,7 @@ export class LiveRecorder {
         this.sink.recordLive(h.id, nowMs, symIds);
       }
     } catch (err) {
-      this.log(`recording when feeds are live failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.log(`error: recording when feeds are live failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

@@ -64,6 +64,8 @@ export interface PipelineOptions {
   compositeRules?: CompositeRules;
   /** Told the time of every sweep that seals due bars (the recorder writes it down, so a replay seals alike). */
   onSweep?: (nowMs: number) => void;
+  /** Where failures of the timed work go (the service log). */
+  log?: (line: string) => void;
 }
 
 export class Pipeline {
@@ -142,7 +144,7 @@ export class Pipeline {
     try {
       this.bars.sealDue(nowMs);
     } catch (err) {
-      console.error('sealing bars failed:', err);
+      this.opts.log?.(`error: sealing bars failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
     this.opts.onSweep?.(nowMs);
   }

@@ -108,7 +108,7 @@ export class RetentionRunner {
       }
       await commit();
     } catch (err) {
-      this.log(`retention: a removal failed (${err instanceof Error ? err.message : String(err)}); the next pass tries again`);
+      this.log(`warning: retention: a removal failed (${err instanceof Error ? err.message : String(err)}); the next pass tries again`);
     }
     out.longestStepMs = Math.max(out.longestStepMs, performance.now() - stepStart);
     out.bars = out.chunks * CHUNK_BARS;

@@ -41,7 +41,7 @@ describe('mds help', () => {
   test('mds serve --help lists every flag with its env var, descriptions in one column', async () => {
     const r = await runMds('serve', '--help');
     expect(r.code).toBe(0);
-    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'no-dev-key'];
+    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'log-format', 'log-level', 'no-dev-key'];
     for (const flag of flags) expect(r.out).toContain(`--${flag}`);
     for (const env of ['MDS_PORT', 'MDS_HOST', 'MDS_DATA_DIR', 'MDS_FEED', 'MDS_SEED', 'MDS_DEV_KEY', 'MDS_HEARTBEAT_MS', 'MDS_SLOW_CONSUMER_BYTES', 'MDS_NO_DEV_KEY']) expect(r.out).toContain(`env ${env}`);
     const rows = r.out.split('\n').filter((line) => /^  -/.test(line));
@@ -74,6 +74,9 @@ describe('mds serve usage errors exit 2 with a message naming the flag', () => {
     [['--retain', '2m=90d'], 'mds: --retain: unknown timeframe "2m"; it takes a comma-separated list of TIMEFRAME=AGE, TIMEFRAME one of 1m, 5m, 15m, 1h, 4h, 1d'],
     [['--retain', '1m=90d,1m=30d'], 'mds: --retain: 1m is named twice'],
     [['--retain', '1m'], 'mds: --retain: "1m" is not TIMEFRAME=AGE'],
+    [['--log-format', 'xml'], 'mds: --log-format must be one of text, json, got "xml"'],
+    [['--log-level', 'verbose'], 'mds: --log-level must be one of debug, info, warn, error, got "verbose"'],
+    [['--log-level'], 'mds: --log-level needs a value: one of debug, info, warn, error'],
   ])('%p', async (args, message) => {
     using dir = tempDir();
     const r = await runMds('serve', '--data-dir', join(dir.path, 'data'), ...args);

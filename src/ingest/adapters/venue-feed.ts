@@ -97,7 +97,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
           try {
             at = deliverBatch(batch, sink, at, SLICE_MS);
           } catch (err) {
-            log(`feed ${protocol.id}: ingesting a batch failed: ${err instanceof Error ? err.message : String(err)}`);
+            log(`error: feed ${protocol.id}: ingesting a batch failed: ${err instanceof Error ? err.message : String(err)}`);
             at = batch.length;
           }
           if (at < batch.length) {
@@ -133,7 +133,7 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       };
       w.onerror = (event) => {
         // A worker that dies takes only its own feed down; the server goes on with what it has.
-        log(`feed ${protocol.id}: worker failed: ${event.message}`);
+        log(`error: feed ${protocol.id}: worker failed: ${event.message}`);
         health = { ...health, state: 'failed', reason: `worker failed: ${event.message}`, connectedSinceMs: null };
         for (let i = 0; i < instruments.length; i++) sink.stale(i);
       };

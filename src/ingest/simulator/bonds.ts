@@ -21,7 +21,8 @@ export class SimulatedBonds {
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly model: BondCurveModel;
   /** Called when publishing fails; the next check tries again. */
-  onError: (err: unknown) => void = (err) => console.error('simulated bond yields failed:', err);
+  /** Told of a failed step; SimFeed sends it to the service log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(
     private readonly store: Store,

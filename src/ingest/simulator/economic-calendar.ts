@@ -140,7 +140,8 @@ function isoDate(ms: number): string {
 
 export class SimulatedCalendar {
   private timer: ReturnType<typeof setInterval> | null = null;
-  onError: (err: unknown) => void = (err) => console.error('simulated economic calendar failed:', err);
+  /** Told of a failed step; SimFeed sends it to the service log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(
     private readonly store: Store,

@@ -115,7 +115,8 @@ export class SimulatedFundamentals {
   private lastDate: string | null = null;
   private readonly listings: { spec: InstrumentSpec; profile: SimProfile }[];
   /** Called when a refresh fails; the next day's refresh tries again. */
-  onError: (err: unknown) => void = (err) => console.error('simulated fundamentals refresh failed:', err);
+  /** Told of a failed step; SimFeed sends it to the service log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(
     private readonly store: Store,

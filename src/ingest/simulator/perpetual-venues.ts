@@ -74,7 +74,8 @@ export class PerpetualVenues {
   private readonly tradeProb: number;
   private readonly venues = VENUES_PER_CLASS.perpetuals;
   ticksEmitted = 0;
-  onError: (err: unknown) => void = (err) => console.error('perpetual venues step failed:', err);
+  /** Told of a failed step; SimFeed sends it to the service log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(
     store: Store,

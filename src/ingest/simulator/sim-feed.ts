@@ -54,6 +54,11 @@ export class SimFeed implements Feed {
     private readonly log: (line: string) => void,
   ) {}
 
+  /** An onError for a simulator part: the failure goes to the log as an error, the feed runs on. */
+  private failed(what: string): (err: unknown) => void {
+    return (err) => this.log(`error: feed sim: ${what} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  }
+
   instruments(): readonly FeedInstrument[] {
     return this.list;
   }
@@ -89,21 +94,26 @@ export class SimFeed implements Feed {
     };
     const rates = { seed: opts.seed, stepMs: SIM_STEP_MS, quotesPerSecond: SIM_QUOTES_PER_SECOND * opts.simRate, tradesPerSecond: SIM_TRADES_PER_SECOND * opts.simRate };
     this.simulator = new Simulator(store, SIMULATED, input, clock, rates);
+    this.simulator.onError = this.failed('simulator step');
     this.simulator.publishClosingBooks(store);
     this.simulator.start();
     this.perpetuals = new PerpetualVenues(store, PERPETUALS, input, clock, rates);
+    this.perpetuals.onError = this.failed('perpetual venues step');
     this.perpetuals.open(clock.nowMs());
     this.perpetuals.start();
     // After the closing books: the fundamentals are cross-checked against these prices.
     this.fundamentals = new SimulatedFundamentals(store, CATALOG, clock, opts.seed);
+    this.fundamentals.onError = this.failed('simulated fundamentals refresh');
     this.fundamentals.start();
     // Daily official-style observations, so bond history is there on a fresh start (>= 1 year).
     const bondsStarted = performance.now();
     this.bonds = new SimulatedBonds(store, clock, opts.seed, Math.max(1, opts.historyYears));
+    this.bonds.onError = this.failed('simulated bond yields');
     const published = this.bonds.start();
     if (published > 0) this.log(`bond yields: ${published} daily observations published in ${((performance.now() - bondsStarted) / 1000).toFixed(2)}s`);
     // Recurring releases from 60 days back to 60 ahead; actuals arrive as the clock passes them.
     this.calendar = new SimulatedCalendar(store, clock, opts.seed);
+    this.calendar.onError = this.failed('simulated economic calendar');
     this.calendar.start();
     this.state = 'live';
     this.startedMs = clock.nowMs();

@@ -47,7 +47,8 @@ export class Simulator {
   private readonly tradeProb: number;
   ticksEmitted = 0;
   /** Called when a step fails; the feed goes on with the next step. */
-  onError: (err: unknown) => void = (err) => console.error('simulator step failed:', err);
+  /** Told of a failed step; SimFeed sends it to the service log. */
+  onError: (err: unknown) => void = () => {};
 
   constructor(
     store: Store,

@@ -66,7 +66,7 @@ export class ImportWatcher {
             this.log(`import ${record.id} (${record.source}): applied in ${Math.round(performance.now() - started)} ms: ${result.added} bars added, ${result.replaced} replaced, ${result.kept} kept`);
           } catch (err) {
             const error = (err as Error).message;
-            this.log(`import ${record.id} (${record.source}): applying failed: ${error}`);
+            this.log(`error: import ${record.id} (${record.source}): applying failed: ${error}`);
             await this.store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: this.clock.nowMs(), error }).catch(() => {});
           }
         }
