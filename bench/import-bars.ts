@@ -5,10 +5,10 @@
 // Run: `npx bun bench/import-bars.ts [--mb N] [--runs N]`. Removes its temp files when done.
 // Targets: ≥ 1,000,000 rows/s into the store on one core; a 2 GB file under 300 MB resident.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeKlines } from './lib/klines.ts';
+import { median, writeKlines } from './lib/klines.ts';
+import { installCleanup, removeDir, tempDir } from './lib/proc.ts';
 
 const TARGET_ROWS_PER_S = 1_000_000;
 const TARGET_RSS_MB = 300;
@@ -61,14 +61,9 @@ async function importOnce(file: string, dir: string): Promise<Run> {
   return { rows: summary.rows, seconds: summary.seconds, peakRssMb: peakKb / 1024, peakAnonMb: peakAnonKb / 1024 };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-const dir = mkdtempSync(join(tmpdir(), 'mds-bench-import-'));
-const cleanup = () => rmSync(dir, { recursive: true, force: true });
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
+// The bench's own cleanup: its temp files go on exit, on a signal and on an error.
+installCleanup(30 * 60_000);
+const dir = tempDir('mds-bench-import-');
 try {
   // Named as Binance names its monthly kline files: the preset, symbol and timeframe come from it.
   const file = join(dir, 'BTCUSDT-1m-1995-01.csv');
@@ -85,5 +80,5 @@ try {
   const rss = Math.max(...results.map((r) => r.peakRssMb));
   console.log(`\nimport bars (binance-klines CSV → store, one core${hasTaskset() ? '' : ': taskset missing, not pinned'}): median ${Math.round(rate).toLocaleString('en-US')} rows/s (target ≥ ${TARGET_ROWS_PER_S.toLocaleString('en-US')}); peak RSS ${rss.toFixed(0)} MB (target < ${TARGET_RSS_MB} MB for a 2 GB file)`);
 } finally {
-  cleanup();
+  removeDir(dir);
 }

@@ -3,12 +3,12 @@
 // openBarFile three times and prints rows/s (median of 3) and the peak resident memory; parse only,
 // no store. Run: `npx bun bench/import-parse.ts [--mb N]`. Removes its temp files when done.
 // Target: well over 1,000,000 rows/s (the end-to-end import goal); aim ≥ 3,000,000 for plain CSV.
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { writeKlines } from './lib/klines.ts';
+import { median, writeKlines } from './lib/klines.ts';
+import { installCleanup, removeDir, tempDir } from './lib/proc.ts';
 import { createGunzip, createGzip } from 'node:zlib';
 import { openBarFile, type BarReadOptions } from '../src/ingest/importers/history/index.ts';
 
@@ -54,14 +54,9 @@ async function gunzipOnce(path: string, rows: number): Promise<Run> {
   return { rowsPerS: rows / seconds, mbPerS: statSync(path).size / 1e6 / seconds, peakRssMb: process.memoryUsage.rss() / 1e6 };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-const dir = mkdtempSync(join(tmpdir(), 'mds-bench-import-'));
-const cleanup = () => rmSync(dir, { recursive: true, force: true });
-process.on('SIGINT', () => {
-  cleanup();
-  process.exit(130);
-});
+// The bench's own cleanup: its temp files go on exit, on a signal and on an error.
+installCleanup(30 * 60_000);
+const dir = tempDir('mds-bench-import-');
 try {
   const klines = join(dir, 'BTCUSDT-1m-2024-01.csv');
   const generic = join(dir, 'generic.csv');
@@ -86,5 +81,5 @@ try {
     );
   }
 } finally {
-  cleanup();
+  removeDir(dir);
 }

@@ -1,5 +1,8 @@
 // Generated 1-minute kline files for the import benches: a deterministic random walk written as
-// Binance writes its kline CSVs (8 decimals), or as a generic `t,o,h,l,c,v` CSV with a header.
+// Binance writes its kline CSVs (8 decimals), or as a generic `t,o,h,l,c,v` CSV with a header;
+// and the median the import benches report.
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export interface KlineFileOptions {
   /** Generic `t,o,h,l,c,v` with a header instead of the Binance layout. */
