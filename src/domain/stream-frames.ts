@@ -2,11 +2,13 @@
 // WebSocket stream). The stream's hot path builds its frames by hand (stream/messages.ts); these
 // describe them, make the AsyncAPI document, and the stream tests hold every received frame to them.
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
-import { ASSET_CLASSES, type AssetClass } from './asset-classes.ts';
+import { ASSET_CLASSES } from './asset-classes.ts';
 
 /** Classes with live channels (the spec's five, plus commodities, perpetual futures and the US overnight session). */
-export const STREAM_CLASSES = ASSET_CLASSES satisfies readonly AssetClass[];
+export const STREAM_CLASSES = ASSET_CLASSES;
 export const STREAM_KINDS = ['quotes', 'trades'] as const;
+/** Every channel name, `{class}.{kind}`. */
+export const STREAM_CHANNELS: readonly string[] = STREAM_CLASSES.flatMap((cls) => STREAM_KINDS.map((kind) => `${cls}.${kind}`));
 /** At most this many names in a client frame's list (and entries in a `since` table). */
 export const STREAM_MAX_LIST = 1000;
 /** At most this many characters in a channel or symbol name of a client frame. */
@@ -18,10 +20,7 @@ export type StreamErrorCode = (typeof STREAM_ERROR_CODES)[number];
 const literals = <V extends string>(values: readonly V[], options: { $id?: string; description?: string } = {}) => T.Union(values.map((v) => T.Literal(v)), options);
 const channelsOf = (kind: (typeof STREAM_KINDS)[number]) => STREAM_CLASSES.map((cls) => `${cls}.${kind}`);
 
-export const StreamChannelSchema = literals(
-  STREAM_CLASSES.flatMap((cls) => STREAM_KINDS.map((kind) => `${cls}.${kind}`)),
-  { $id: 'StreamChannel', description: 'a channel: `{class}.quotes` or `{class}.trades`' },
-);
+export const StreamChannelSchema = literals(STREAM_CHANNELS, { $id: 'StreamChannel', description: 'a channel: `{class}.quotes` or `{class}.trades`' });
 const QuoteChannel = literals(channelsOf('quotes'));
 const TradeChannel = literals(channelsOf('trades'));
 const Asset = literals(STREAM_CLASSES, { description: 'the asset class, the channel name before the dot' });

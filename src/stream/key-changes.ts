@@ -9,7 +9,6 @@ import { pairDenied } from './access.ts';
 import type { ConnData } from './connections.ts';
 import { topicOf } from './hub.ts';
 
-
 type Ws = ServerWebSocket<ConnData>;
 
 export interface KeyChangeIo {

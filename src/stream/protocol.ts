@@ -2,11 +2,10 @@
 // returns a request or a typed error, never throws. Message field names follow the spec's Events
 // section (quote) and ours where it says "not shown"; their schemas are in domain/stream-frames.ts.
 import type { AssetClass } from '../domain/asset-classes.ts';
-import { STREAM_CLASSES, STREAM_MAX_LIST, STREAM_MAX_NAME, type StreamErrorCode } from '../domain/stream-frames.ts';
+import { STREAM_CHANNELS, STREAM_CLASSES, STREAM_MAX_LIST, STREAM_MAX_NAME, type StreamErrorCode } from '../domain/stream-frames.ts';
 
-export { STREAM_CLASSES };
 export type StreamKind = 'quotes' | 'trades';
-export const CHANNELS: readonly string[] = STREAM_CLASSES.flatMap((cls) => [`${cls}.quotes`, `${cls}.trades`]);
+export const CHANNELS: readonly string[] = STREAM_CHANNELS;
 
 export interface Channel {
   name: string;
