@@ -1,5 +1,5 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
-// symbol list, health, the OpenAPI document, and one error handler that renders every error the same way.
+// symbol list, health, the OpenAPI and AsyncAPI documents, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
 import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
@@ -8,6 +8,7 @@ import { UNAVAILABLE_ERROR } from '../domain/symbols.ts';
 import type { ApiDeps } from './deps.ts';
 import { healthResponse } from './health.ts';
 import { errorResponse, jsonResponse, renderError } from './http.ts';
+import { buildAsyncApi } from './asyncapi.ts';
 import { buildOpenApi } from './openapi.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
@@ -37,6 +38,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
+  const asyncApiJson = JSON.stringify(buildAsyncApi());
   // precompile: every route's handler is compiled at start, so no first request pays for it;
   // served with listen(), each route is also registered in Bun's native router.
   let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
@@ -63,6 +65,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
     })
     .get('/health', () => healthResponse(deps, startedMs))
     .get('/openapi.json', () => jsonResponse(openApiJson))
+    .get('/asyncapi.json', () => jsonResponse(asyncApiJson))
     .get('/symbols', ({ request }) => jsonResponse(legacySymbolsBody(deps.store, accountOf(request))));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;

@@ -6,8 +6,8 @@ import { ErrorSchema } from '../domain/schemas.ts';
 import { VERSION } from '../version.ts';
 import { openApiPath, type ErrorStatus, type RouteRow } from './route-table/index.ts';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'invalid request: the message says what was wrong and what is allowed',
@@ -24,7 +24,7 @@ const SECURITY_SCHEMES = {
 } as const;
 
 /** Named schemas, collected while schemas are turned into JSON with `$ref`s to them. */
-class Components {
+export class Components {
   readonly schemas: JsonObject = {};
   private readonly texts = new Map<string, string>();
 

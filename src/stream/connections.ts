@@ -11,8 +11,8 @@ import { normalizeSymbol } from '../domain/symbols.ts';
 import type { Store } from '../store/index.ts';
 import { VERSION } from '../version.ts';
 import { channelsFor, pairDenied, type Pair } from './access.ts';
-export { CLOSE_KEY_INVALID } from './key-changes.ts';
-import { CLOSE_KEY_INVALID } from './key-changes.ts';
+import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER } from '../domain/stream-close-codes.ts';
+export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
@@ -41,10 +41,8 @@ export const DEFAULT_LIMITS: StreamLimits = {
   maxReplay: 5000,
 };
 
-export const CLOSE_SLOW_CONSUMER = 4008;
 /** A connection's replay per 10 s, in units of `maxReplay` (one pair's worst case). */
 export const REPLAY_WINDOWS_PER_10S = 4;
-export const CLOSE_FLOOD = 4029;
 /** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
 /**
@@ -377,7 +375,7 @@ export function createStream(deps: StreamDeps) {
     stop() {
       for (const t of timers) clearInterval(t);
       timers = [];
-      for (const ws of open) ws.close(1001, 'server shutting down');
+      for (const ws of open) ws.close(CLOSE_GOING_AWAY, 'server shutting down');
     },
   };
 }

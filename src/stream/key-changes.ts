@@ -4,11 +4,10 @@
 // and the client is told with an `unsubscribed` frame that names them and why.
 import type { ServerWebSocket } from 'bun';
 import { DEV_KEY_ID, type Authenticator, type AuthResult } from '../auth/authenticator.ts';
+import { CLOSE_KEY_INVALID } from '../domain/stream-close-codes.ts';
 import { pairDenied } from './access.ts';
 import type { ConnData } from './connections.ts';
 import { topicOf } from './hub.ts';
-
-export const CLOSE_KEY_INVALID = 4001;
 
 type Ws = ServerWebSocket<ConnData>;
 

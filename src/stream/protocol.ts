@@ -1,12 +1,11 @@
 // The WebSocket protocol: channels, client frames and server frames. Pure: parsing a client frame
 // returns a request or a typed error, never throws. Message field names follow the spec's Events
-// section (quote) and ours where it says "not shown" (trade, ready, acks, errors, heartbeat).
+// section (quote) and ours where it says "not shown"; their schemas are in domain/stream-frames.ts.
 import type { AssetClass } from '../domain/asset-classes.ts';
+import { STREAM_CHANNELS, STREAM_CLASSES, STREAM_MAX_LIST, STREAM_MAX_NAME, type StreamErrorCode } from '../domain/stream-frames.ts';
 
-/** Classes with live channels (the spec's five, plus commodities, perpetual futures and the US overnight session). */
-export const STREAM_CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals', 'overnight'] as const satisfies readonly AssetClass[];
 export type StreamKind = 'quotes' | 'trades';
-export const CHANNELS: readonly string[] = STREAM_CLASSES.flatMap((cls) => [`${cls}.quotes`, `${cls}.trades`]);
+export const CHANNELS: readonly string[] = STREAM_CHANNELS;
 
 export interface Channel {
   name: string;
@@ -21,7 +20,7 @@ export function parseChannel(name: string): Channel | null {
   return { name, assetClass: cls as AssetClass, kind };
 }
 
-export type ErrorCode = 'bad_json' | 'bad_frame' | 'unknown_action' | 'unknown_channel' | 'unknown_symbol' | 'invalid_symbol' | 'forbidden' | 'too_many_subscriptions' | 'rate_limited' | 'unauthorized';
+export type ErrorCode = StreamErrorCode;
 
 export interface SubscribeRequest {
   action: 'subscribe' | 'unsubscribe';
@@ -63,10 +62,10 @@ function parseSince(raw: unknown): Since | string {
 
 export type ParseResult = { ok: true; request: SubscribeRequest } | { ok: false; code: ErrorCode; message: string; id: string | number | null };
 
-const MAX_LIST = 1000;
+const MAX_LIST = STREAM_MAX_LIST;
 
 function isStringList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length <= MAX_LIST && value.every((v) => typeof v === 'string' && v.length <= 64);
+  return Array.isArray(value) && value.length <= MAX_LIST && value.every((v) => typeof v === 'string' && v.length <= STREAM_MAX_NAME);
 }
 
 /** Parses one client text frame. */

@@ -1,7 +1,9 @@
 // A WebSocket client by hand over a TCP socket, for what a browser-style client hides: server pings,
 // the exact close frame, and a peer that stops reading (pause the socket and the server's sends
-// pile up). Frames are parsed as they arrive while reading.
+// pile up). Frames are parsed as they arrive while reading; each data frame is held to the frame schemas.
 import { connect as netConnect, type Socket } from 'node:net';
+import { unpack } from 'msgpackr';
+import { FrameViolations } from './frame-contract.ts';
 
 export interface RawFrame {
   opcode: number;
@@ -37,7 +39,11 @@ export async function rawConnect(port: number, path: string, keep: (f: RawFrame)
   let handshakeDone = false;
   let onHandshake: (status: string) => void = () => {};
   const handshake = new Promise<string>((resolve) => (onHandshake = resolve));
+  const violations = new FrameViolations();
   const push = (frame: RawFrame) => {
+    // Every data frame, kept or not: a reader that drains megabytes still checks each one.
+    if (frame.opcode === OPCODE.text) violations.check(JSON.parse(frame.payload.toString('utf8')), 'json');
+    else if (frame.opcode === OPCODE.binary) violations.check(unpack(frame.payload), 'msgpack');
     if (!keep(frame)) return;
     const at = waiters.findIndex((w) => w.match(frame));
     if (at >= 0) waiters.splice(at, 1)[0]!.resolve(frame);
@@ -87,6 +93,7 @@ export async function rawConnect(port: number, path: string, keep: (f: RawFrame)
       socket.write(Buffer.concat([header, mask, Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!))]));
     },
     next(match, timeoutMs = 15_000) {
+      if (violations.found.length > 0) return Promise.reject(new Error(violations.found.join('\n')));
       const at = frames.findIndex(match);
       if (at >= 0) return Promise.resolve(frames.splice(at, 1)[0]!);
       return new Promise((resolve, reject) => {
@@ -101,6 +108,7 @@ export async function rawConnect(port: number, path: string, keep: (f: RawFrame)
     [Symbol.asyncDispose]: async () => {
       socket.destroy();
       await ended;
+      violations.assertNone();
     },
   };
 }

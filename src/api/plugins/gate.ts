@@ -9,7 +9,7 @@ import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 
 export const MAX_URL_LENGTH = 2048;
-const OPEN_PATHS = new Set(['/health', '/openapi.json']);
+const OPEN_PATHS = new Set(['/health', '/openapi.json', '/asyncapi.json']);
 /**
  * Symbol lists open to any key (spec: perpetuals), whatever the key's plan. A set of whole paths:
  * `path`'s hash is already computed for OPEN_PATHS, where indexing a table by the sliced class

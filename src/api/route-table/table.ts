@@ -5,6 +5,7 @@ import { ASSET_CLASSES } from '../../domain/asset-classes.ts';
 import { BondCurveSchema, BondHistorySchema, BondYieldSchema } from '../../domain/bonds-schemas.ts';
 import { EconomicCalendarPageSchema } from '../../domain/economic-calendar.ts';
 import { FundamentalsBatchSchema, FundamentalsItemSchema, FundamentalsPageSchema } from '../../domain/fundamentals.ts';
+import { AsyncApiDocumentSchema } from '../../domain/asyncapi-schema.ts';
 import { HealthSchema } from '../../domain/health-schema.ts';
 import { OpenApiDocumentSchema } from '../../domain/openapi-schema.ts';
 import { HolidayListSchema, LegacySymbolsSchema, MarketListSchema, MarketStatusListSchema, MarketStatusSchema, SessionListSchema } from '../../domain/schemas.ts';
@@ -40,6 +41,17 @@ const serviceRows: RouteRow[] = [
     errors: [],
     isOpen: true,
     examples: ['/openapi.json'],
+  },
+  {
+    method: 'GET',
+    path: '/asyncapi.json',
+    operationId: 'getAsyncApi',
+    summary: 'the AsyncAPI 3.0 document of the WebSocket stream: its frames, operations and close codes',
+    tag: 'service',
+    response: AsyncApiDocumentSchema,
+    errors: [],
+    isOpen: true,
+    examples: ['/asyncapi.json'],
   },
   {
     method: 'GET',
