@@ -52,7 +52,7 @@ try {
   const pairs = samples.on.map((v, i) => v / samples.off[i]!);
   process.stdout.write(
     `${PATH} in-process, median of ${ROUNDS} alternating rounds of ${CALLS}:\n` +
-      `  metrics off ${off.toFixed(3)} µs/req, on ${on.toFixed(3)} µs/req: +${(on - off).toFixed(3)} µs (${((on / off - 1) * 100).toFixed(1)}%)\n` +
+      `  metrics off ${off.toFixed(3)} µs/req, on ${on.toFixed(3)} µs/req: ${on >= off ? "+" : ""}${(on - off).toFixed(3)} µs (${((on / off - 1) * 100).toFixed(1)}%)\n` +
       `  per-round ratios on/off: ${pairs.map((p) => p.toFixed(3)).join(' ')}; median ${median(pairs).toFixed(3)}\n` +
       `  counted: ${requests.snapshot().routes.find((r) => r.route === '/crypto/quote/:symbol')?.timed ?? 0} requests timed\n`,
   );
