@@ -26,6 +26,7 @@ Options:
   --duration S             seconds per measurement (default 10; quote classes other than crypto get half)
   --warmup S               seconds of load before each measurement (default 1)
   --json FILE              also write the results as JSON
+  --metrics                run mds with metrics on (--metrics-port 0), to compare with a run without
   --check                  compare with the baseline; exit 1 if a checked number is >15% below it
   --baseline FILE          baseline for --check (default bench/baseline.json)
   --fanout-connections N   WebSocket connections for fanout (default ${DEFAULT_FANOUT.connections})
@@ -45,6 +46,8 @@ interface Options {
   warmupS: number;
   json: string | null;
   check: boolean;
+  /** mds runs with metrics on (the quote and range benches' server). */
+  metrics: boolean;
   baseline: string;
   fanout: FanoutOptions;
 }
@@ -67,6 +70,7 @@ function parseOptions(argv: string[]): Options {
         warmup: { type: 'string' },
         json: { type: 'string' },
         check: { type: 'boolean' },
+        metrics: { type: 'boolean' },
         baseline: { type: 'string' },
         'fanout-connections': { type: 'string' },
         'fanout-procs': { type: 'string' },
@@ -102,6 +106,7 @@ function parseOptions(argv: string[]): Options {
     warmupS: number(values.warmup, 'warmup', 1, 0, 30),
     json: values.json ?? null,
     check: values.check ?? false,
+    metrics: values.metrics ?? false,
     baseline: values.baseline ?? join(REPO_ROOT, 'bench', 'baseline.json'),
     fanout: { ...DEFAULT_FANOUT, connections, procs: number(values['fanout-procs'], 'fanout-procs', DEFAULT_FANOUT.procs, 1, 8), clock, channels, simRate: number(values['fanout-sim-rate'], 'fanout-sim-rate', DEFAULT_FANOUT.simRate, 0.1, 100) },
   };
@@ -201,8 +206,8 @@ async function main(): Promise<number> {
     let server: MdsServer | null = null;
     try {
       ensureWrk(log);
-      log('starting mds (31 days of 1-minute history, simulator on, clock at ' + ALL_OPEN_CLOCK + ')');
-      server = await startMds({ args: ['--history-days', '31', '--history-years', '0', '--clock-start', ALL_OPEN_CLOCK] });
+      log(`starting mds (31 days of 1-minute history, simulator on, clock at ${ALL_OPEN_CLOCK}, metrics ${opts.metrics ? 'on' : 'off'})`);
+      server = await startMds({ args: ['--history-days', '31', '--history-years', '0', '--clock-start', ALL_OPEN_CLOCK, ...(opts.metrics ? ['--metrics-port', '0'] : [])] });
       log(`mds ready on ${server.base} in ${server.startSeconds.toFixed(1)} s`);
       const s = server;
       if (opts.only.includes('quote')) await attempt('quote', () => benchQuote(ctx, s));

@@ -33,6 +33,10 @@ export interface ServeConfig {
   retain: Retention;
   logFormat: LogFormat;
   logLevel: LogLevel;
+  /** Port of its own serving GET /metrics, open (same host as the service), or null. */
+  metricsPort: number | null;
+  /** Bearer token that opens GET /metrics on the main port, or null (there it answers 404). */
+  metricsToken: string | null;
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -155,6 +159,20 @@ const OPTIONS = [
   { key: 'retain', flag: 'retain', env: 'MDS_RETAIN', arg: 'LIST', allowed: RETENTION_ALLOWED, help: 'how long completed bars are kept per timeframe, e.g. 1m=30d,1d=forever (unnamed ones keep theirs)', fallback: DEFAULT_RETENTION, shownDefault: formatRetention(DEFAULT_RETENTION), parse: retention },
   { key: 'logFormat', flag: 'log-format', env: 'MDS_LOG_FORMAT', arg: 'FORMAT', allowed: `one of ${LOG_FORMATS.join(', ')}`, help: "log lines as 'text' (time level message key=value) or 'json' (one object per line)", fallback: 'text', parse: oneOf(LOG_FORMATS) },
   { key: 'logLevel', flag: 'log-level', env: 'MDS_LOG_LEVEL', arg: 'LEVEL', allowed: `one of ${LOG_LEVELS.join(', ')}`, help: `lowest level logged: ${LOG_LEVELS.join(', ')}`, fallback: 'info', parse: oneOf(LOG_LEVELS) },
+  { key: 'metricsPort', flag: 'metrics-port', env: 'MDS_METRICS_PORT', arg: 'N', allowed: 'an integer from 0 to 65535', help: 'serve Prometheus metrics at /metrics on this port of --host, open to anyone who can reach it (0 picks a free port)', fallback: null, parse: integer(0, 65535) },
+  {
+    key: 'metricsToken',
+    flag: 'metrics-token',
+    env: 'MDS_METRICS_TOKEN',
+    arg: 'TOKEN',
+    allowed: '16 to 256 printable ASCII characters without spaces',
+    help: "serve /metrics on the main port too, to requests with 'Authorization: Bearer TOKEN' (prefer the env var: flags show in ps)",
+    fallback: null,
+    parse: (raw: string, name: string) => {
+      if (raw.length < 16 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 16 to 256 printable ASCII characters without spaces`);
+      return raw;
+    },
+  },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 

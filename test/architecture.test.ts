@@ -1,4 +1,5 @@
-// Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain; mcp → api's route table.
+// Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain; mcp → api's route table;
+// metrics reads the counts of api, stream and store, and only cli wires it.
 // Only src/store imports lmdb; domain imports nothing with I/O.
 import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,6 +33,8 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   stream: ['domain', 'store', 'market', 'auth', 'stream', 'clock.ts', 'log.ts', 'version.ts'],
   // The MCP server answers through REST (a caller it is given) and reads the route table.
   mcp: ['domain', 'api/route-table', 'mcp', 'version.ts'],
+  // /metrics reads the counts the other layers keep; only cli wires it (nothing imports metrics).
+  metrics: ['domain', 'store', 'api', 'stream', 'metrics', 'clock.ts'],
 };
 
 describe('architecture', () => {
@@ -42,6 +45,11 @@ describe('architecture', () => {
       .filter((f) => relative(SRC, f).startsWith(`${layer}/`))
       .flatMap((f) => importsOf(f).filter((i) => !i.includes('/') || !SRC_ENTRIES.has(i.split('/')[0]!) ? false : !LAYER_MAY_IMPORT[layer]!.some((ok) => i === ok || i.startsWith(`${ok}/`))).map((i) => `${relative(SRC, f)} → ${i}`));
     expect(offending).toEqual([]);
+  });
+
+  test('only src/cli imports src/metrics: the layers count, metrics reads them', () => {
+    const users = files.filter((f) => !relative(SRC, f).startsWith('metrics/') && importsOf(f).some((i) => i.startsWith('metrics/'))).map((f) => relative(SRC, f));
+    expect(users.filter((f) => !f.startsWith('cli/'))).toEqual([]);
   });
 
   test('only src/store imports lmdb', () => {

@@ -20,6 +20,7 @@ import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
 import { ROUTE_TABLE } from './route-table/index.ts';
 import { asLogger, stderrLogger, type LineLog, type Logger } from '../log.ts';
+import type { RequestMetrics } from './request-metrics.ts';
 
 /** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
 export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
@@ -29,6 +30,8 @@ export interface AppOptions {
   nativeRoutes?: Record<string, NativeRoute>;
   /** The client address of a request (limits keyless requests per address). */
   peerAddress?: PeerAddress;
+  /** Where requests are counted for /metrics; absent (metrics off): no hook is added at all. */
+  requests?: RequestMetrics;
 }
 
 /** `log` takes the service Logger or a sentence sink (tests); by default failures go to stderr as text. */
@@ -39,30 +42,61 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
   const asyncApiJson = JSON.stringify(buildAsyncApi());
+  const requests = opts.requests;
+  /** The error handler's answer: errors of handlers, unknown paths, bad parameters. */
+  const renderFailure = (code: string, error: unknown, requestId: string, request: Request): Response => {
+    if (error instanceof ApiError) return renderError(error, requestId);
+    if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
+    if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
+    const path = new URL(request.url).pathname;
+    // The path only: a query string may carry the API key (?apiKey=).
+    // The stack as a field keeps a text line one line (quoted) and the JSON msg short.
+    logger.error(`request failed: ${error instanceof Error ? error.message : String(error)}`, { request_id: requestId, method: request.method, route: path, stack: error instanceof Error ? error.stack : undefined });
+    // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
+    const cls = classOfPath(path);
+    if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
+    return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
+  };
   // precompile: every route's handler is compiled at start, so no first request pays for it;
   // served with listen(), each route is also registered in Bun's native router.
-  let app = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
+  let base = new Elysia({ precompile: true, serve: opts.nativeRoutes ? { routes: opts.nativeRoutes } : undefined })
     // Destructured, so Elysia sees what the gate reads and builds nothing else per request (cookies,
     // body, a server getter).
-    // Not `=> gate(...)`: Elysia takes a hook whose source reads `=> f(` for async and awaits it.
-    .onRequest(({ request, set }) => {
-      const refusal = gate({ request, set } as GateContext);
-      if (refusal) return refusal;
-    })
-    .onError(({ code, error, set, request }) => {
-      const requestId = String(set.headers['x-request-id'] ?? '');
-      if (error instanceof ApiError) return renderError(error, requestId);
-      if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
-      if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
-      const path = new URL(request.url).pathname;
-      // The path only: a query string may carry the API key (?apiKey=).
-      // The stack as a field keeps a text line one line (quoted) and the JSON msg short.
-      logger.error(`request failed: ${error instanceof Error ? error.message : String(error)}`, { request_id: requestId, method: request.method, route: path, stack: error instanceof Error ? error.stack : undefined });
-      // A market-data route whose data cannot be read answers its class's 503 (spec: Errors).
-      const cls = classOfPath(path);
-      if (cls === 'fundamentals' || cls === 'bonds' || cls === 'calendar') return errorResponse('MARKET_DATA_UNAVAILABLE', requestId);
-      return cls !== null && isAssetClass(cls) ? errorResponse(UNAVAILABLE_ERROR[cls], requestId) : errorResponse('INTERNAL', requestId);
-    })
+    .onRequest(
+      requests
+        ? ({ request, set }) => {
+            requests.begin(request);
+            const refusal = gate({ request, set } as GateContext);
+            if (refusal) {
+              requests.refused(request, refusal.status);
+              return refusal;
+            }
+          }
+        : // Not `=> gate(...)`: Elysia takes a hook whose source reads `=> f(` for async and awaits it.
+          ({ request, set }) => {
+            const refusal = gate({ request, set } as GateContext);
+            if (refusal) return refusal;
+          },
+    )
+    .onError(
+      requests
+        ? ({ code, error, set, request, route }) => {
+            const response = renderFailure(String(code), error, String(set.headers['x-request-id'] ?? ''), request);
+            // An unknown path has no route (Elysia leaves it unset), and is counted as unmatched.
+            requests.answered(code === 'NOT_FOUND' ? undefined : route, response.status, request);
+            return response;
+          }
+        : // Without metrics no hook reads `route`, so Elysia does not set it on each request.
+          ({ code, error, set, request }) => renderFailure(String(code), error, String(set.headers['x-request-id'] ?? ''), request),
+    );
+  // Added only with metrics on. The hook reads the route template Elysia sets as a literal in each
+  // compiled handler (`route`), never the path: labels stay bounded and carry no symbol or query.
+  if (requests) {
+    base = base.onAfterHandle(({ route, set, response, request }) => {
+      requests.answered(route, response instanceof Response ? response.status : typeof set.status === 'number' ? set.status : 200, request);
+    }) as unknown as typeof base;
+  }
+  let app = base
     .get('/health', () => healthResponse(deps, startedMs))
     .get('/openapi.json', () => jsonResponse(openApiJson))
     .get('/asyncapi.json', () => jsonResponse(asyncApiJson))
@@ -73,6 +107,8 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
-  return app.use(classRoutes('etfs', deps, '/v1/etfs'));
+  const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
+  requests?.setRoutes(served.routes.map((r) => r.path));
+  return served;
 }
 

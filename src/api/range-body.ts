@@ -32,10 +32,17 @@ interface MemoEntry {
 class BodyMemo {
   readonly entries = new Map<string, MemoEntry>();
   bytes = 0;
+  /** Counted for /metrics. */
+  hits = 0;
+  misses = 0;
 
   get(key: string, lastT: number, revision: number, live: Bar | null): Uint8Array | null {
     const hit = this.entries.get(key);
-    if (!hit || hit.lastT !== lastT || hit.revision !== revision || !sameBar(hit.live, live)) return null;
+    if (!hit || hit.lastT !== lastT || hit.revision !== revision || !sameBar(hit.live, live)) {
+      this.misses++;
+      return null;
+    }
+    this.hits++;
     // Most recently used last: Map keeps insertion order.
     this.entries.delete(key);
     this.entries.set(key, hit);
@@ -66,6 +73,12 @@ function sameBar(saved: Float64Array, live: Bar | null): boolean {
 }
 
 const memos = new WeakMap<object, BodyMemo>();
+
+/** The range body memo's numbers for a store, for /metrics (zeros before the first range request). */
+export function rangeMemoStats(store: object): { hits: number; misses: number; entries: number; bytes: number } {
+  const memo = memos.get(store);
+  return memo ? { hits: memo.hits, misses: memo.misses, entries: memo.entries.size, bytes: memo.bytes } : { hits: 0, misses: 0, entries: 0, bytes: 0 };
+}
 
 /** The range route's body for one request. */
 export function rangeBody(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): Uint8Array {

@@ -33,6 +33,9 @@ import { refuseFullDisk, START_MIN_FREE_BYTES } from './full-disk.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
+import { RequestMetrics } from '../api/request-metrics.ts';
+import { createMetrics, type Metrics } from '../metrics/registry.ts';
+import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -43,6 +46,8 @@ const REPLAY_MAX_UNWRITTEN_TICKS = 65_536;
 
 export interface RunningServer {
   port: number;
+  /** The port of --metrics-port once listening, or null without one. */
+  metricsPort: number | null;
   stop(): Promise<void>;
 }
 
@@ -148,7 +153,12 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     refuse: createKeyRefusal(auth, clock, peerAddress),
     rest: (key, path) => Promise.resolve(app.handle(new Request(`http://mds.local${path}`, { headers: { 'x-api-key': key } }))),
   });
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, logger, { nativeRoutes: { '/': root, '/mcp': mcp }, peerAddress });
+  // Metrics are counted only when they are served somewhere (no hook on the request path otherwise).
+  const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
+  const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, clock, version: VERSION });
+  const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute }, peerAddress, requests });
+  let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
@@ -159,6 +169,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       await recorder?.close();
       stream.stop();
       auth.stop();
+      await metricsServer?.stop(true);
+      metrics?.stop();
       await server?.stop(true);
       const isComplete = await store.close();
       unlock();
@@ -172,6 +184,14 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     throw listenFailure(config.host, config.port, err);
   }
   server = app.server as unknown as Server<ConnData>;
+  if (metrics !== null && config.metricsPort !== null) {
+    try {
+      metricsServer = serveMetricsPort(metrics, config.host, config.metricsPort);
+    } catch (err) {
+      await stop();
+      throw listenFailure(config.host, config.metricsPort, err);
+    }
+  }
   store.watchDisk(DISK_CHECK_MS);
   store.startRetention(config.retain, RETENTION_EVERY_MS);
   // `mds import` warns about history this retention would remove.
@@ -183,6 +203,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   logger.info(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
   // Not `?apiKey=<key>`: no log line holds that text, so an operator can alert on it.
   logger.info(`streaming on ws://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
+  if (metricsServer !== null) logger.info(`metrics on http://${shownHost}:${metricsServer.port}/metrics (open to anyone who can reach this port)`);
+  if (config.metricsToken !== null) logger.info(`metrics on http://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
   logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
     logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
@@ -191,5 +213,5 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     logger.info(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
   }
 
-  return { port, stop };
+  return { port, metricsPort: metricsServer?.port ?? null, stop };
 }

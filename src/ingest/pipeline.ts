@@ -83,6 +83,8 @@ export class Pipeline {
    * The newest, not the last: closing books of closed markets arrive with their old timestamps.
    */
   private newestTickMs = -Infinity;
+  /** Counted for /metrics: ticks the feeds handed in, and consolidated ticks stored and published. */
+  readonly counts = { sourceQuotes: 0, sourceTrades: 0, quotes: 0, trades: 0 };
 
   constructor(
     private readonly store: Store,
@@ -166,6 +168,7 @@ export class Pipeline {
 
   /** Entry point for a source's quote, flat (no object per tick). */
   quote(symId: number, source: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
+    this.counts.sourceQuotes++;
     const line = this.lines[symId];
     if (line === undefined) return;
     if (line.book !== null) {
@@ -187,6 +190,7 @@ export class Pipeline {
    * Perpetuals: kept only if the source counts in the composite at the trade's time.
    */
   trade(symId: number, source: number, tsMs: number, price: number, size: number | null): void {
+    this.counts.sourceTrades++;
     const line = this.lines[symId];
     if (line === undefined) return;
     let sourceCount: number | null = null;
@@ -199,6 +203,7 @@ export class Pipeline {
     if (tsMs > this.newestTickMs) this.newestTickMs = tsMs;
     const symIdOut = line.entry.id;
     const seq = this.store.appendTrade(symIdOut, tsMs, price, size);
+    this.counts.trades++;
     if (!line.barsFromMid) this.bars.onPrice(symIdOut, tsMs, price, line.hasVolume ? (size ?? 0) : null);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onTrade(line.entry, seq, tsMs, price, size, sourceCount);
@@ -241,6 +246,7 @@ export class Pipeline {
     const symId = line.entry.id;
     if (c.tsMs > this.newestTickMs) this.newestTickMs = c.tsMs;
     const seq = this.store.appendQuote(symId, c.tsMs, c.bid, c.ask, c.bidSize, c.askSize);
+    this.counts.quotes++;
     if (line.barsFromMid) this.bars.onPrice(symId, c.tsMs, roundedMid(c.bid, c.ask, line.midScale), null);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, c, null);
@@ -269,6 +275,7 @@ export class Pipeline {
     const symId = line.entry.id;
     if (p.tsMs > this.newestTickMs) this.newestTickMs = p.tsMs;
     const seq = this.store.appendQuote(symId, p.tsMs, bid, ask, p.bidSize, p.askSize);
+    this.counts.quotes++;
     this.bars.onPrice(symId, p.tsMs, roundedMid(bid, ask, line.midScale), null);
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, p, p.sourceCount);

@@ -1,4 +1,5 @@
 export { Store, type StoreOptions, type WriteStatus } from './store.ts';
+export type { FlushReport } from './write-queue.ts';
 export { freeBytesAt, formatBytes, lowDiskText, type DiskStatus } from './disk-watch.ts';
 export { isCommitFailure } from './commit-failures.ts';
 export { compactStore, type CompactResult } from './compact.ts';

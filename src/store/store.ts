@@ -14,12 +14,15 @@ import { LiveStore, savedOpenTicks } from './live.ts';
 import { LiveIntervalStore } from './live-intervals.ts';
 import { Registry } from './registry.ts';
 import { TickRing, type TickKind } from './ticks.ts';
-import { WriteQueue, type WriteState } from './write-queue.ts';
+import { WriteQueue, type FlushReport, type WriteState } from './write-queue.ts';
 import { guardCommitFailures } from './commit-failures.ts';
 import { DiskWatch, formatBytes, type DiskStatus } from './disk-watch.ts';
 import { RetentionRunner } from './retention.ts';
 import type { Retention } from '../domain/retention.ts';
 import type { Interval } from '../domain/coverage.ts';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { STORE_FILE } from './store-file.ts';
 
 export interface StoreOptions {
   dataDir: string;
@@ -251,6 +254,20 @@ export class Store {
 
   writeStatus(): WriteStatus {
     return { ...this.queue.state, unwrittenTicks: this.ticks.unwrittenTicks, droppedTicks: this.ticks.droppedTicks };
+  }
+
+  /** Calls `listener` after every committed flush (metrics); one listener, the last one set. */
+  onFlush(listener: (report: FlushReport) => void): void {
+    this.queue.onFlushed = listener;
+  }
+
+  /** Size of the store file on disk, read now (0 when it cannot be read). */
+  fileBytes(): number {
+    try {
+      return statSync(join(this.dataDir, STORE_FILE)).size;
+    } catch {
+      return 0;
+    }
   }
 
   /** Free space on the data dir's file system against the threshold, read now. */

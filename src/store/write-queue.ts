@@ -49,6 +49,16 @@ export interface WriteQueueOptions {
   onChange?: (state: WriteState) => void;
 }
 
+/** One committed flush, as /metrics reports it. */
+export interface FlushReport {
+  /** From the flush's first put to its commit (lmdb-js commits off the main thread). */
+  durationMs: number;
+  /** Records put or removed. */
+  records: number;
+  /** Bytes of the binary values (ticks blocks, live records) among them; other records are encoded by lmdb-js and not counted. */
+  valueBytes: number;
+}
+
 /** Float64 room in a flush's slab (see `WriteQueue.scratchFloats`); one object, reused. */
 export interface Scratch {
   /** The whole slab as float64s: write the values at `floats[at]` … `floats[at + count - 1]`. */
@@ -93,6 +103,11 @@ export class WriteQueue {
   private slabsInFlush: Uint8Array[] = [];
   private readonly freeSlabs: Uint8Array[] = [];
   private inFlush = false;
+  /** Values handed out by `scratch` in the current flush: count and bytes. */
+  private scratchCount = 0;
+  private scratchBytes = 0;
+  /** Told of every committed flush (metrics); null: nobody listens. */
+  onFlushed: ((report: FlushReport) => void) | null = null;
   private readonly onTimer = () => {
     this.timer = null;
     void this.flush().catch(() => {
@@ -179,6 +194,8 @@ export class WriteQueue {
     }
     const at = this.slabUsed;
     this.slabUsed += size;
+    this.scratchCount++;
+    this.scratchBytes += byteLength;
     return slab.subarray(at, at + byteLength);
   }
 
@@ -200,9 +217,14 @@ export class WriteQueue {
     }
     const epoch = ++this.epoch;
     let last: Promise<unknown> | null = null;
+    const startMs = performance.now();
+    let records = 0;
+    this.scratchCount = 0;
+    this.scratchBytes = 0;
     this.inFlush = true;
     try {
       const batch = this.dirty;
+      records = batch.size;
       if (batch.size > 0) {
         this.dirty = new Map();
         this.inFlight.set(epoch, batch);
@@ -231,6 +253,8 @@ export class WriteQueue {
     const slabs = this.slabsInFlush;
     this.slabsInFlush = [];
     this.slab = null;
+    records += this.scratchCount;
+    const valueBytes = this.scratchBytes;
     if (last === null) {
       this.inFlight.delete(epoch);
       this.releaseSlabs(slabs);
@@ -241,7 +265,10 @@ export class WriteQueue {
     setImmediate(this.holdBatchStart);
     // One event turn is one lmdb-js transaction, so the last put settles after all the others.
     const commit = last.then(
-      () => this.onCommitted(epoch, slabs),
+      () => {
+        this.onCommitted(epoch, slabs);
+        this.onFlushed?.({ durationMs: performance.now() - startMs, records, valueBytes });
+      },
       (err: unknown) => {
         this.onFailed(epoch, slabs, err);
         throw err instanceof Error ? err : new Error(String(err));

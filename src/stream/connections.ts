@@ -103,6 +103,35 @@ export interface StreamDeps {
   log?: (line: string) => void;
 }
 
+/** Close codes by the reason /metrics names them with (a bounded label); any other code is `other`. */
+const CLOSE_REASONS: ReadonlyMap<number, string> = new Map([
+  [1000, 'normal'],
+  [1001, 'going_away'],
+  [1005, 'no_status'],
+  [1006, 'abnormal'],
+  [CLOSE_KEY_INVALID, 'key_invalid'],
+  [CLOSE_SLOW_CONSUMER, 'slow_consumer'],
+  [CLOSE_FLOOD, 'flood'],
+]);
+
+/** What the stream counts for /metrics: plain numbers, read at scrape time. */
+export interface StreamCounts {
+  /** Connections accepted (ready frame sent). */
+  opened: number;
+  /** Upgrades refused, by HTTP status (browsers' refused keys count as 401 or 429). */
+  refused: Map<number, number>;
+  /** Accepted connections closed, by reason (see CLOSE_REASONS). */
+  closed: Map<string, number>;
+  /** Frames received from clients. */
+  framesIn: number;
+  /** Frames sent to single connections (ready, acknowledgements, errors, replays, snapshots). */
+  framesOut: number;
+  /** Their payload bytes (text frames counted by length: the frames are ASCII JSON but for quoted input). */
+  bytesOut: number;
+}
+
+const countIn = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+
 export function createStream(deps: StreamDeps) {
   const limits: StreamLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const open = new Set<ServerWebSocket<ConnData>>();
@@ -110,9 +139,18 @@ export function createStream(deps: StreamDeps) {
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
+  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0 };
 
-  const send = (ws: ServerWebSocket<ConnData>, frame: Record<string, unknown>) => {
-    ws.send(ws.data.format === 'json' ? JSON.stringify(frame) : packObject(frame));
+  /** Sends one frame to one connection, counted. */
+  const sendRaw = (ws: ServerWebSocket<ConnData>, payload: string | Uint8Array) => {
+    counts.framesOut++;
+    counts.bytesOut += payload.length;
+    ws.send(payload);
+  };
+  const send = (ws: ServerWebSocket<ConnData>, frame: Record<string, unknown>) => sendRaw(ws, ws.data.format === 'json' ? JSON.stringify(frame) : packObject(frame));
+  const refuse = (status: number, message: string, rate?: Parameters<typeof refusal>[2], nowMs?: number) => {
+    countIn(counts.refused, status);
+    return refusal(status, message, rate, nowMs);
   };
   const fail = (ws: ServerWebSocket<ConnData>, code: ErrorCode, message: string, id: string | number | null) => send(ws, errorFrame(code, message, id));
 
@@ -142,19 +180,22 @@ export function createStream(deps: StreamDeps) {
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
         const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused };
-        if (server.upgrade(req, { data })) return undefined;
+        if (server.upgrade(req, { data })) {
+          countIn(counts.refused, status);
+          return undefined;
+        }
       }
-      return refusal(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
+      return refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
     }
     const account = auth.account;
     // Refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
     const keyRate = () => deps.auth.peek(account);
-    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refusal(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
+    if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
     const maxConnections = connectionLimit(account);
-    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refusal(429, `too many connections: at most ${maxConnections} per key`, keyRate());
+    if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
     const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null };
     if (server.upgrade(req, { data })) return undefined;
-    return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
+    return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
 
   /**
@@ -233,7 +274,7 @@ export function createStream(deps: StreamDeps) {
     let replayed = 0;
     let snapshots = 0;
     const replay: ReplayReport[] = [];
-    const sendText = (text: string) => ws.send(fmt === 'json' ? text : packObject(JSON.parse(text)));
+    const sendText = (text: string) => sendRaw(ws, fmt === 'json' ? text : packObject(JSON.parse(text)));
     for (const [key, pair] of unique) {
       if (!pair.entry) {
         // A whole channel replaces its single-symbol subscriptions (no duplicate deliveries).
@@ -278,6 +319,7 @@ export function createStream(deps: StreamDeps) {
         return;
       }
       open.add(ws);
+      counts.opened++;
       perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
       ws.subscribe(HEARTBEAT_TOPIC[ws.data.format]);
       send(ws, {
@@ -298,6 +340,7 @@ export function createStream(deps: StreamDeps) {
       });
     },
     message(ws, message) {
+      counts.framesIn++;
       if (ws.data.refused !== null || ws.data.slowSweeps !== null) return;
       const now = deps.clock.nowMs();
       if (now - ws.data.windowStartMs >= 10_000) {
@@ -315,8 +358,9 @@ export function createStream(deps: StreamDeps) {
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
       onRequest(ws, parsed.request);
     },
-    close(ws) {
+    close(ws, code) {
       if (ws.data.refused !== null) return;
+      countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
       open.delete(ws);
       const n = (perKey.get(ws.data.account.id) ?? 1) - 1;
       if (n <= 0) perKey.delete(ws.data.account.id);
@@ -360,6 +404,7 @@ export function createStream(deps: StreamDeps) {
     upgrade,
     websocket,
     limits,
+    counts,
     get connections() {
       return open.size;
     },

@@ -25,7 +25,10 @@ export interface TickSink {
 
 export class StreamHub implements TickSink {
   private server: Server<unknown> | null = null;
+  /** Frames published (one per receiving connection): ticks and heartbeats. */
   published = 0;
+  /** Their payload bytes, per receiving connection. */
+  publishedBytes = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -83,6 +86,7 @@ export class StreamHub implements TickSink {
       server.publish(jTopic, text);
       server.publish(jAll, text);
       this.published += jCount;
+      this.publishedBytes += jCount * text.length;
     }
     const mTopic = topicOf('msgpack', channel, symbol);
     const mAll = topicOf('msgpack', channel, '*');
@@ -92,6 +96,7 @@ export class StreamHub implements TickSink {
       server.publish(mTopic, bytes);
       server.publish(mAll, bytes);
       this.published += mCount;
+      this.publishedBytes += mCount * bytes.length;
     }
   }
 
@@ -100,7 +105,17 @@ export class StreamHub implements TickSink {
     const server = this.server;
     if (!server) return;
     const ts = this.clock.nowMs();
-    server.publish(HEARTBEAT_TOPIC.json, `{"type":"heartbeat","ts":${ts}}`);
-    if (server.subscriberCount(HEARTBEAT_TOPIC.msgpack) > 0) server.publish(HEARTBEAT_TOPIC.msgpack, packObject({ type: 'heartbeat', ts }));
+    const text = `{"type":"heartbeat","ts":${ts}}`;
+    const jCount = server.subscriberCount(HEARTBEAT_TOPIC.json);
+    server.publish(HEARTBEAT_TOPIC.json, text);
+    this.published += jCount;
+    this.publishedBytes += jCount * text.length;
+    const mCount = server.subscriberCount(HEARTBEAT_TOPIC.msgpack);
+    if (mCount > 0) {
+      const bytes = packObject({ type: 'heartbeat', ts });
+      server.publish(HEARTBEAT_TOPIC.msgpack, bytes);
+      this.published += mCount;
+      this.publishedBytes += mCount * bytes.length;
+    }
   }
 }

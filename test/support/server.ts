@@ -15,6 +15,8 @@ export const WEDNESDAY_US_OPEN = '2026-03-04T15:30:00Z';
 export interface TestServer extends AsyncDisposable {
   base: string;
   port: number;
+  /** The port of --metrics-port, or null without one. */
+  metricsPort: number | null;
   dataDir: string;
   key: string;
   /** What the server logged. */
@@ -67,6 +69,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     base,
     logs,
     port: running.port,
+    metricsPort: running.metricsPort,
     dataDir,
     key: TEST_KEY,
     ...client(base, TEST_KEY),

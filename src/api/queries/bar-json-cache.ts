@@ -88,6 +88,10 @@ function grown<T extends Uint8Array | Uint32Array>(from: T, size: number, make: 
 export class BarJsonCache {
   private readonly entries = new Map<string, EncodedChunk>();
   private totalBytes = 0;
+  /** Counted for /metrics: chunks asked for that were encoded far enough, were extended, or were encoded afresh. */
+  hits = 0;
+  extended = 0;
+  misses = 0;
 
   constructor(readonly maxBytes: number = BAR_JSON_CACHE_BYTES) {}
 
@@ -119,9 +123,14 @@ export class BarJsonCache {
       // Most recently used last: Map keeps insertion order.
       this.entries.delete(key);
       this.entries.set(key, entry);
-      if (entry.count >= count) return entry;
+      if (entry.count >= count) {
+        this.hits++;
+        return entry;
+      }
+      this.extended++;
       before = entry.bytes;
     } else {
+      this.misses++;
       entry = new EncodedChunk();
       entry.revision = revision;
       this.entries.set(key, entry);
