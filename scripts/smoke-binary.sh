@@ -142,6 +142,20 @@ check_health() {
   expect_json 'j.status === "ok" && j.version === "1.0.0" && j.symbols > 0'
 }
 
+check_docs() {
+  # The docs page and every asset it names come out of the binary, without a key.
+  expect_get 200 /docs
+  local assets
+  assets="$(grep -o '/docs/assets/[^"]*' "$WORK/body")"
+  [[ "$(wc -l <<<"$assets")" -ge 4 ]] || { echo "/docs names too few assets: $assets" >&2; return 1; }
+  local asset type
+  for asset in $assets; do
+    type="$(curl -sS --max-time "$HTTP_TIMEOUT_S" -o "$WORK/body" -w '%{http_code} %{content_type}' "http://127.0.0.1:$PORT$asset")"
+    [[ "$type" =~ ^200\ (text/javascript|text/css|image/png) ]] || { echo "GET $asset: $type" >&2; return 1; }
+    [[ -s "$WORK/body" ]] || { echo "GET $asset: empty body" >&2; return 1; }
+  done
+}
+
 check_key_required() {
   expect_get 401 /crypto/quote/BTCUSD
   expect_get 401 /crypto/quote/BTCUSD 'not-the-key-000'
@@ -225,6 +239,7 @@ main() {
   start_server first
   run_check addons_embedded
   run_check health
+  run_check docs
   run_check key_required
   run_check quote
   run_check minute_bars

@@ -14,6 +14,7 @@ import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress 
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
 import { coverageRoutes } from './routes/coverage.ts';
+import { docsRoutes } from './routes/docs.ts';
 import { economicCalendarRoutes } from './routes/economic-calendar.ts';
 import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { marketRoutes } from './routes/markets.ts';
@@ -107,6 +108,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
+  app = app.use(docsRoutes()) as unknown as typeof app;
   const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
   requests?.setRoutes(served.routes.map((r) => r.path));
   return served;

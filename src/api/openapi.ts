@@ -23,6 +23,14 @@ const SECURITY_SCHEMES = {
   ApiKeyQuery: { type: 'apiKey', in: 'query', name: 'apiKey' },
 } as const;
 
+// Markdown (documentation viewers render it, /docs among them). The stream is no REST route, so it
+// is described here: where it is, and where its frames are documented.
+const DESCRIPTION = [
+  'Read-only market data over REST: quotes, trades, snapshots and bars per asset class, market hours, fundamentals, bond yields and an economic calendar. Timestamps are Unix ms; a briefly missing value is null. Every response carries X-RateLimit-Limit and X-RateLimit-Remaining.',
+  'Authorize with an API key: the `x-api-key` header or the `apiKey` query parameter (the header wins when both are sent). `/health`, `/openapi.json` and `/docs` need none.',
+  '**WebSocket stream.** Live quotes and trades, on the same port: `ws://HOST:PORT/?apiKey=KEY` (JSON text frames; `&format=msgpack` for msgpack binary frames). Subscribe with `{"action":"subscribe","channels":["crypto.quotes"],"symbols":["BTCUSD"]}`; a resume with `since` replays by per-symbol `seq`. Its channels and frames are described by the AsyncAPI document [/asyncapi.json](/asyncapi.json), and in the README, section *WebSocket stream*.',
+].join('\n\n');
+
 /** Named schemas, collected while schemas are turned into JSON with `$ref`s to them. */
 export class Components {
   readonly schemas: JsonObject = {};
@@ -91,8 +99,7 @@ export function buildOpenApi(table: readonly RouteRow[]): JsonObject {
     info: {
       title: 'mds market data service',
       version: VERSION,
-      description:
-        'Read-only market data over REST: quotes, trades, snapshots and bars per asset class, market hours, fundamentals, bond yields and an economic calendar. Timestamps are Unix ms; a briefly missing value is null. Every response carries X-RateLimit-Limit and X-RateLimit-Remaining.',
+      description: DESCRIPTION,
     },
     servers: [{ url: '/', description: 'the server that serves this document' }],
     security: [{ ApiKeyHeader: [] }, { ApiKeyQuery: [] }],

@@ -7,9 +7,13 @@ import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
+import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../routes/docs.ts';
 
 export const MAX_URL_LENGTH = 2048;
-const OPEN_PATHS = new Set(['/health', '/openapi.json', '/asyncapi.json']);
+// `/docs/` too: the router answers it as `/docs`.
+const OPEN_PATHS = new Set(['/health', '/openapi.json', '/asyncapi.json', DOCS_PATH, `${DOCS_PATH}/`]);
+/** The docs page's scripts, styles and icon, open like the page (checked only once a path is not in OPEN_PATHS). */
+const isDocsAsset = (path: string) => path.startsWith(DOCS_ASSETS_PREFIX);
 /**
  * Symbol lists open to any key (spec: perpetuals), whatever the key's plan. A set of whole paths:
  * `path`'s hash is already computed for OPEN_PATHS, where indexing a table by the sliced class
@@ -113,7 +117,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     const queryAt = url.indexOf('?', pathStart);
     const path = queryAt < 0 ? url.slice(pathStart) : url.slice(pathStart, queryAt);
 
-    if (OPEN_PATHS.has(path)) {
+    if (OPEN_PATHS.has(path) || isDocsAsset(path)) {
       // Open paths count against nothing: the headers say where the caller's keyless limit stands.
       const state = anonLimiter.peek(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });

@@ -1,0 +1,130 @@
+// /docs as a new user meets it: a real mds, headless Chromium opens /docs, the reference renders
+// every route (screenshot decoded and not blank), Authorize takes the test key, "Try it out" runs a
+// crypto quote and its answer shows in the page. The browser asks nothing of any host but this server.
+import { describe, expect, test } from 'bun:test';
+import type { Browser } from 'puppeteer-core';
+import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
+import { launchChromium } from '../support/browser.ts';
+import { startServer } from '../support/server.ts';
+
+const VIEWPORT = { width: 1280, height: 900 };
+const QUOTE_OP = '#operations-crypto-getCryptoQuote';
+
+/** What the functions run in the page use of its globals (the project's TypeScript has no DOM library). */
+interface PageGlobals {
+  document: {
+    createElement(tag: 'canvas'): {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
+    querySelectorAll(selector: string): { length: number };
+    addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void;
+  };
+  Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
+  cspViolations: string[];
+}
+
+/** Decodes a PNG in a blank page's canvas: its size, how many colours, and the share of pixels unlike the corner. */
+async function pictureStats(browser: Browser, png: Uint8Array): Promise<{ width: number; height: number; colours: number; inked: number }> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async (b64: string) => {
+      const { document, Image } = globalThis as unknown as PageGlobals;
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext('2d');
+      if (ctx === null) throw new Error('no 2d canvas');
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      const colours = new Set<number>();
+      let inked = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const rgb = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+        colours.add(rgb);
+        if (rgb !== ((data[0]! << 16) | (data[1]! << 8) | data[2]!)) inked++;
+      }
+      return { width: canvas.width, height: canvas.height, colours: colours.size, inked: inked / (data.length / 4) };
+    }, Buffer.from(png).toString('base64'));
+  } finally {
+    await page.close();
+  }
+}
+
+describe('/docs in Chromium', () => {
+  test('renders every route, runs a keyed call from Try it out, and loads nothing from elsewhere', async () => {
+    await using server = await startServer();
+    await using chromium = await launchChromium();
+    const page = await chromium.browser.newPage();
+    await page.setViewport(VIEWPORT);
+    const requests: { url: string; headers: Record<string, string> }[] = [];
+    page.on('request', (r) => void requests.push({ url: r.url(), headers: r.headers() }));
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => void pageErrors.push(String(e)));
+    // A load the page's policy refused would not show as a request: collect those too.
+    await page.evaluateOnNewDocument(() => {
+      const page = globalThis as unknown as PageGlobals;
+      const seen: string[] = (page.cspViolations = []);
+      page.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+
+    // Opened under a name that is not localhost (the browser maps it to 127.0.0.1 and resolves no
+    // other name, see support/browser.ts): a renderer that skips remote extras for localhost pages
+    // shows here what it does for a deployed server.
+    const base = `http://mds.test:${server.port}`;
+    const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    // Rendered: one operation block per route of the table.
+    await page.waitForFunction((n: number) => (globalThis as unknown as PageGlobals).document.querySelectorAll('.opblock').length >= n, {}, ROUTE_TABLE.length);
+    expect(await page.$$eval('.opblock', (els) => els.length)).toBe(ROUTE_TABLE.length);
+    expect(await page.$eval('.info .title', (el) => el.textContent ?? '')).toContain('mds market data service');
+    // The stream's place: the description links to the AsyncAPI document.
+    expect(await page.$$eval('.info .description a', (as) => as.map((a) => a.getAttribute('href')))).toContain('/asyncapi.json');
+
+    const stats = await pictureStats(chromium.browser, await page.screenshot({ type: 'png' }));
+    expect({ width: stats.width, height: stats.height }).toEqual(VIEWPORT);
+    // A blank or single-colour page has 1 colour and nothing inked; the reference has text, badges and method colours.
+    expect(stats.colours).toBeGreaterThan(50);
+    expect(stats.inked).toBeGreaterThan(0.05);
+
+    // Authorize with the key (header scheme), as the dialog asks.
+    await page.click('.auth-wrapper .authorize');
+    await page.waitForSelector('.modal-ux .auth-container input');
+    const [headerScheme] = await page.$$('.modal-ux .auth-container');
+    expect(await headerScheme!.$eval('h4', (el) => el.textContent)).toContain('ApiKeyHeader');
+    await (await headerScheme!.$('input'))!.type(server.key);
+    await (await headerScheme!.$('button.authorize'))!.click();
+    await page.waitForSelector('.modal-ux .auth-container button[aria-label="Remove authorization"]');
+    await page.click('.modal-ux .close-modal');
+
+    // Try it out: the crypto quote of BTCUSD.
+    await page.click(`${QUOTE_OP} .opblock-summary-control`);
+    await page.waitForSelector(`${QUOTE_OP} .try-out__btn`);
+    await page.click(`${QUOTE_OP} .try-out__btn`);
+    await page.waitForSelector(`${QUOTE_OP} .parameters input`);
+    await page.type(`${QUOTE_OP} .parameters input`, 'BTCUSD');
+    await page.click(`${QUOTE_OP} .execute`);
+    await page.waitForSelector(`${QUOTE_OP} .live-responses-table .response-col_status`);
+    const shown = await page.$eval(`${QUOTE_OP} .live-responses-table`, (el) => el.textContent ?? '');
+    expect(shown).toContain('200');
+    expect(shown).toContain('"symbol": "BTCUSD"');
+    expect(shown).toMatch(/"bid": \d/);
+
+    // The call went to this server with the key in its header.
+    const call = requests.find((r) => r.url === `${base}/crypto/quote/BTCUSD`);
+    expect(call?.headers['x-api-key']).toBe(server.key);
+
+    // The page loaded what it should from here, and nothing from any other host.
+    const urls = requests.map((r) => r.url);
+    for (const path of ['/docs', '/openapi.json', '/crypto/quote/BTCUSD']) expect(urls).toContain(base + path);
+    expect(urls.filter((u) => u.includes('/docs/assets/swagger-ui-bundle.')).length).toBe(1);
+    const elsewhere = urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
+    expect(elsewhere).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).cspViolations)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
