@@ -51,18 +51,19 @@ export async function startProxy(targetPort: number): Promise<TcpProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+  const sever = () => {
+    for (const link of links) {
+      link.client.destroy();
+      link.upstream.destroy();
+    }
+    links.clear();
+  };
   return {
     port: address.port,
     get accepted() {
       return accepted;
     },
-    sever() {
-      for (const link of links) {
-        link.client.destroy();
-        link.upstream.destroy();
-      }
-      links.clear();
-    },
+    sever,
     refuse() {
       refusing = true;
     },
@@ -79,7 +80,7 @@ export async function startProxy(targetPort: number): Promise<TcpProxy> {
       for (const link of links) link.upstream.resume();
     },
     async [Symbol.asyncDispose]() {
-      this.sever();
+      sever();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
