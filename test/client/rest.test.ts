@@ -105,5 +105,5 @@ describe('errors', () => {
     expect(err.status).toBe(429);
     expect(err.message).toBe('rate limit exceeded');
     expect(err.retryAfterSec).toBeGreaterThan(0);
-  });
+  }, 30_000);
 });

@@ -43,7 +43,7 @@ describe('stream client', () => {
     await closed(stream, rec);
     expect(rec.of('disconnected').at(-1)).toEqual({ type: 'disconnected', code: 1000, reason: 'closed by the client', reconnectInMs: null });
     expect(rec.error).toBeNull();
-  });
+  }, 30_000);
 
   test('network cut (the proxy severs the connection and refuses for a while): every seq per pair arrives exactly once', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100'] });
@@ -55,6 +55,7 @@ describe('stream client', () => {
     await until(async () => rec.lastSeq('crypto.quotes|BTCUSD') > 0, 'quotes through the proxy');
     proxy.refuse();
     proxy.sever();
+    const cutAt = rec.lastSeq('crypto.quotes|BTCUSD');
     await serverMovesOn(watcher, rec, 'crypto.quotes|BTCUSD', 100);
     proxy.allow();
     await until(async () => rec.of('connected').length === 2 && rec.lastSeq('crypto.quotes|BTCUSD') > watcher.lastSeq('crypto.quotes|BTCUSD') - 5, 'the client to resume and catch up');
@@ -63,6 +64,8 @@ describe('stream client', () => {
     expect(rec.of('disconnected')[0]).toMatchObject({ type: 'disconnected', reconnectInMs: expect.any(Number) });
     expect(rec.of('gap')).toEqual([]);
     expect(stream.stats.reconnects).toBe(1);
+    // The 100 quotes sent while the client was away came by replay.
+    expect(rec.lastSeq('crypto.quotes|BTCUSD')).toBeGreaterThan(cutAt + 100);
     await expectExactlyOnce(rec, watcher);
   }, 60_000);
 
@@ -171,7 +174,7 @@ describe('stream client', () => {
     await stream.subscribe({ channels: 'crypto.quotes', symbols: 'BTCUSD' });
     await until(async () => rec.lastSeq('crypto.quotes|BTCUSD') > 0, 'quotes');
     await closed(stream, rec);
-  });
+  }, 30_000);
 
   test('a wrong key ends the stream with an MdsError 401 (found out by asking the server why), without retrying forever', async () => {
     await using server = await startServer({ args: ['--feed', 'none'] });
@@ -183,7 +186,7 @@ describe('stream client', () => {
     expect(rec.error).toBe(refused);
     expect({ status: (refused as MdsError).status, message: (refused as MdsError).message }).toEqual({ status: 401, message: 'invalid API key' });
     expect(rec.of('disconnected').at(-1)!.reconnectInMs).toBeNull();
-  });
+  }, 30_000);
 
   test('a revoked key (the server closes with 4001) ends the stream with an MdsError; no reconnect', async () => {
     await using server = await startServer({ args: ['--sim-rate', '20'] });
