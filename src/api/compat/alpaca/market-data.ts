@@ -10,7 +10,7 @@ import { DAY_MS, TIMEFRAME_INFO } from '../../../domain/timeframes.ts';
 import type { Bar } from '../../../domain/bar.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
-import { barPage, quoteOf, resolveTicker, tradeOf, type NativeBar } from '../bars.ts';
+import { barPage, quoteOf, resolveTicker, tradeOf, type NativeBar } from '../native-reads.ts';
 import { fromAlpacaCrypto, fromAlpacaStock } from '../tickers.ts';
 import { INVALID_SYMBOL_PREFIX } from './dialect.ts';
 import { decodePageToken, encodePageToken, parseLimit, parseSort, parseTime, parseTimeframe } from './params.ts';

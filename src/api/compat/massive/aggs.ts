@@ -10,7 +10,7 @@ import { quoteInput } from '../../../domain/symbols.ts';
 import { DAY_MS, TIMEFRAME_INFO, timeframeOf, VALID_PAIRS_TEXT, type Timeframe } from '../../../domain/timeframes.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
-import { barPage, resolveTicker, type NativeBar } from '../bars.ts';
+import { barPage, resolveTicker, type NativeBar } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker } from '../tickers.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 

@@ -9,7 +9,7 @@ import { priceChange } from '../../../domain/price-change.ts';
 import { NO_TRADE_ERROR } from '../../../domain/symbols.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
-import { findTicker, quoteOf, resolveTicker, tradeOf } from '../bars.ts';
+import { findTicker, quoteOf, resolveTicker, tradeOf } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker, type MdsTicker } from '../tickers.ts';
 import { massiveBar } from './aggs.ts';
 
