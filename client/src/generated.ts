@@ -559,6 +559,343 @@ export interface CoverageRange {
   count: number;
 }
 
+export interface MassiveAggs {
+  ticker: string;
+  queryCount: number;
+  resultsCount: number;
+  adjusted: boolean;
+  status: 'OK';
+  request_id: string;
+  results?: MassiveBar[];
+  next_url?: string;
+}
+
+export interface MassiveBar {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v?: number;
+  t: number;
+  T?: string;
+}
+
+export interface MassiveGrouped {
+  queryCount: number;
+  resultsCount: number;
+  adjusted: boolean;
+  status: 'OK';
+  request_id: string;
+  results?: MassiveBar[];
+}
+
+export interface MassiveLastTrade {
+  request_id: string;
+  status: 'OK';
+  results: {
+    T: string;
+    p: number;
+    s: number;
+    t: number;
+    y: number;
+    x: number;
+    q: number;
+    i: string;
+  };
+}
+
+export interface MassiveLastQuote {
+  request_id: string;
+  status: 'OK';
+  results: {
+    T: string;
+    P: number;
+    S: number;
+    p: number;
+    s: number;
+    t: number;
+    y: number;
+    q: number;
+  };
+}
+
+export interface MassiveLastCrypto {
+  status: 'success';
+  symbol: string;
+  request_id: string;
+  last: {
+    price: number;
+    size: number;
+    exchange: number;
+    timestamp: number;
+    conditions: number[];
+  };
+}
+
+export interface MassiveLastCurrency {
+  status: 'success';
+  symbol: string;
+  request_id: string;
+  last: {
+    ask: number;
+    bid: number;
+    exchange: number;
+    timestamp: number;
+  };
+}
+
+export interface MassiveSnapshots {
+  count: number;
+  request_id: string;
+  status: 'OK';
+  tickers: MassiveSnapshotTicker[];
+}
+
+export interface MassiveSnapshotTicker {
+  ticker: string;
+  todaysChange: number;
+  todaysChangePerc: number;
+  updated: number;
+  day: {
+    o: number;
+    h: number;
+    l: number;
+    c: number;
+    v?: number;
+  };
+  prevDay?: {
+    o: number;
+    h: number;
+    l: number;
+    c: number;
+    v?: number;
+  };
+  min?: MassiveBar;
+  lastTrade?: {
+    p: number;
+    s: number;
+    t: number;
+    x: number;
+  };
+  lastQuote?: {
+    P: number;
+    S: number;
+    p: number;
+    s: number;
+    t: number;
+  } | {
+    a: number;
+    b: number;
+    t: number;
+    x: number;
+  };
+}
+
+export interface MassiveSnapshot {
+  request_id: string;
+  status: 'OK';
+  ticker: MassiveSnapshotTicker;
+}
+
+export interface MassiveMarketStatus {
+  market: 'open' | 'closed' | 'extended-hours';
+  serverTime: string;
+  earlyHours: boolean;
+  afterHours: boolean;
+  exchanges: {
+    nasdaq: 'open' | 'closed' | 'extended-hours';
+    nyse: 'open' | 'closed' | 'extended-hours';
+    otc: 'open' | 'closed' | 'extended-hours';
+  };
+  currencies: {
+    crypto: 'open' | 'closed' | 'extended-hours';
+    fx: 'open' | 'closed' | 'extended-hours';
+  };
+  indicesGroups: {
+    [key: string]: ('open' | 'closed' | 'extended-hours');
+  };
+}
+
+export interface MassiveUpcoming {
+  exchange: string;
+  name: string;
+  date: string;
+  status: 'closed' | 'early-close';
+  open?: string;
+  close?: string;
+}[]
+
+export interface MassiveTickers {
+  count: number;
+  request_id: string;
+  status: 'OK';
+  results: {
+    ticker: string;
+    name: string;
+    market: string;
+    locale: string;
+    active: boolean;
+    currency_name: string;
+  }[];
+  next_url?: string;
+}
+
+export interface AlpacaBars {
+  bars: {
+    [key: string]: AlpacaBar[];
+  };
+  next_page_token: string | null;
+}
+
+export interface AlpacaBar {
+  t: string;
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v?: number;
+}
+
+export interface AlpacaBarsSingle {
+  bars: AlpacaBar[];
+  symbol: string;
+  next_page_token: string | null;
+}
+
+export interface AlpacaStockQuotes {
+  quotes: {
+    [key: string]: AlpacaStockQuote;
+  };
+}
+
+export interface AlpacaStockQuote {
+  t: string;
+  ap: number;
+  as: number;
+  bp: number;
+  bs: number;
+  ax: string;
+  bx: string;
+  c: string[];
+  z: string;
+}
+
+export interface AlpacaStockQuoteSingle {
+  symbol: string;
+  quote: AlpacaStockQuote;
+}
+
+export interface AlpacaStockTrades {
+  trades: {
+    [key: string]: AlpacaStockTrade;
+  };
+}
+
+export interface AlpacaStockTrade {
+  t: string;
+  p: number;
+  s: number;
+  x: string;
+  c: string[];
+  i: number;
+  z: string;
+}
+
+export interface AlpacaStockTradeSingle {
+  symbol: string;
+  trade: AlpacaStockTrade;
+}
+
+export interface AlpacaLatestBars {
+  bars: {
+    [key: string]: AlpacaBar;
+  };
+}
+
+export interface AlpacaLatestBarSingle {
+  symbol: string;
+  bar: AlpacaBar;
+}
+
+export interface AlpacaStockSnapshots {
+  [key: string]: AlpacaStockSnapshot;
+}
+
+export interface AlpacaStockSnapshot {
+  latestTrade?: AlpacaStockTrade;
+  latestQuote?: AlpacaStockQuote;
+  minuteBar?: AlpacaBar;
+  dailyBar?: AlpacaBar;
+  prevDailyBar?: AlpacaBar;
+}
+
+export interface AlpacaStockSnapshotSingle {
+  symbol: string;
+  latestTrade?: AlpacaStockTrade;
+  latestQuote?: AlpacaStockQuote;
+  minuteBar?: AlpacaBar;
+  dailyBar?: AlpacaBar;
+  prevDailyBar?: AlpacaBar;
+}
+
+export interface AlpacaCryptoQuotes {
+  quotes: {
+    [key: string]: AlpacaCryptoQuote;
+  };
+}
+
+export interface AlpacaCryptoQuote {
+  t: string;
+  ap: number;
+  as: number;
+  bp: number;
+  bs: number;
+}
+
+export interface AlpacaCryptoTrades {
+  trades: {
+    [key: string]: AlpacaCryptoTrade;
+  };
+}
+
+export interface AlpacaCryptoTrade {
+  t: string;
+  p: number;
+  s: number;
+  i: number;
+  tks: string;
+}
+
+export interface AlpacaCryptoSnapshots {
+  snapshots: {
+    [key: string]: AlpacaCryptoSnapshot;
+  };
+}
+
+export interface AlpacaCryptoSnapshot {
+  latestTrade?: AlpacaCryptoTrade;
+  latestQuote?: AlpacaCryptoQuote;
+  minuteBar?: AlpacaBar;
+  dailyBar?: AlpacaBar;
+  prevDailyBar?: AlpacaBar;
+}
+
+export interface AlpacaClock {
+  timestamp: string;
+  is_open: boolean;
+  next_open: string | null;
+  next_close: string | null;
+}
+
+export interface AlpacaCalendar {
+  date: string;
+  open: string;
+  close: string;
+  session_open: string;
+  session_close: string;
+  settlement_date: string;
+}[]
+
 /** The arguments of getCryptoQuote: its path and query parameters. */
 export interface GetCryptoQuoteArgs {
   /** a compact pair such as BTCUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
@@ -1179,6 +1516,410 @@ export interface GetOvernightCoverageArgs {
   to?: string;
 }
 
+/** The arguments of massiveAggregates: its path and query parameters. */
+export interface MassiveAggregatesArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** bar size multiplier */
+  multiplier: string;
+  /** minute, hour or day (1, 5, 15 minute; 1, 4 hour; 1 day) */
+  timespan: string;
+  /** YYYY-MM-DD or Unix ms */
+  from: string;
+  /** YYYY-MM-DD (whole day) or Unix ms (included) */
+  to: string;
+  /** true or false, echoed */
+  adjusted?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** bars per page, 1 to 50000 (pages are cut at 5000) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massivePreviousClose: its path and query parameters. */
+export interface MassivePreviousCloseArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveGroupedStocks: its path and query parameters. */
+export interface MassiveGroupedStocksArgs {
+  /** UTC date YYYY-MM-DD */
+  date: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveGroupedCrypto: its path and query parameters. */
+export interface MassiveGroupedCryptoArgs {
+  /** UTC date YYYY-MM-DD */
+  date: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveGroupedForex: its path and query parameters. */
+export interface MassiveGroupedForexArgs {
+  /** UTC date YYYY-MM-DD */
+  date: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveLastTrade: its path and query parameters. */
+export interface MassiveLastTradeArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveLastQuote: its path and query parameters. */
+export interface MassiveLastQuoteArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveLastCryptoTrade: its path and query parameters. */
+export interface MassiveLastCryptoTradeArgs {
+  /** base currency, e.g. BTC or EUR */
+  from: string;
+  /** quote currency, e.g. USD */
+  to: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveLastCurrencyQuote: its path and query parameters. */
+export interface MassiveLastCurrencyQuoteArgs {
+  /** base currency, e.g. BTC or EUR */
+  from: string;
+  /** quote currency, e.g. USD */
+  to: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveStockSnapshots: its path and query parameters. */
+export interface MassiveStockSnapshotsArgs {
+  /** comma-separated (or repeated) vendor tickers; absent: every listed one */
+  tickers?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveStockSnapshot: its path and query parameters. */
+export interface MassiveStockSnapshotArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveCryptoSnapshots: its path and query parameters. */
+export interface MassiveCryptoSnapshotsArgs {
+  /** comma-separated (or repeated) vendor tickers; absent: every listed one */
+  tickers?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveCryptoSnapshot: its path and query parameters. */
+export interface MassiveCryptoSnapshotArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveForexSnapshots: its path and query parameters. */
+export interface MassiveForexSnapshotsArgs {
+  /** comma-separated (or repeated) vendor tickers; absent: every listed one */
+  tickers?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveForexSnapshot: its path and query parameters. */
+export interface MassiveForexSnapshotArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveMarketStatus: its path and query parameters. */
+export interface MassiveMarketStatusArgs {
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveUpcomingHolidays: its path and query parameters. */
+export interface MassiveUpcomingHolidaysArgs {
+  /** the mds API key (or send Authorization: Bearer) */
+  apiKey?: string;
+}
+
+/** The arguments of massiveTickers: its path and query parameters. */
+export interface MassiveTickersArgs {
+  /** exact ticker */
+  ticker?: string;
+  /** ignored */
+  type?: string;
+  /** stocks, crypto, fx or indices */
+  market?: string;
+  /** ignored */
+  exchange?: string;
+  /** part of the ticker or name */
+  search?: string;
+  /** true (false lists nothing) */
+  active?: string;
+  /** asc or desc */
+  order?: string;
+  /** 1 to 1000 (default 100) */
+  limit?: string;
+  /** ticker */
+  sort?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of alpacaStockBars: its path and query parameters. */
+export interface AlpacaStockBarsArgs {
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** 1Min, 5Min, 15Min, 1Hour, 4Hour or 1Day */
+  timeframe?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: start of today, UTC) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: now) */
+  end?: string;
+  /** bars per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** accepted, no effect */
+  adjustment?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+  /** asc (default) or desc */
+  sort?: string;
+}
+
+/** The arguments of alpacaStockBarsSingle: its path and query parameters. */
+export interface AlpacaStockBarsSingleArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** 1Min, 5Min, 15Min, 1Hour, 4Hour or 1Day */
+  timeframe?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: start of today, UTC) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: now) */
+  end?: string;
+  /** bars per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** accepted, no effect */
+  adjustment?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+  /** asc (default) or desc */
+  sort?: string;
+}
+
+/** The arguments of alpacaStockLatestQuotes: its path and query parameters. */
+export interface AlpacaStockLatestQuotesArgs {
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockLatestQuote: its path and query parameters. */
+export interface AlpacaStockLatestQuoteArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockLatestTrades: its path and query parameters. */
+export interface AlpacaStockLatestTradesArgs {
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockLatestTrade: its path and query parameters. */
+export interface AlpacaStockLatestTradeArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockLatestBars: its path and query parameters. */
+export interface AlpacaStockLatestBarsArgs {
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockLatestBar: its path and query parameters. */
+export interface AlpacaStockLatestBarArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockSnapshots: its path and query parameters. */
+export interface AlpacaStockSnapshotsArgs {
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockSnapshot: its path and query parameters. */
+export interface AlpacaStockSnapshotArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoBars: its path and query parameters. */
+export interface AlpacaCryptoBarsArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** 1Min, 5Min, 15Min, 1Hour, 4Hour or 1Day */
+  timeframe?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: start of today, UTC) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: now) */
+  end?: string;
+  /** bars per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** accepted, no effect */
+  adjustment?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+  /** asc (default) or desc */
+  sort?: string;
+}
+
+/** The arguments of alpacaCryptoLatestQuotes: its path and query parameters. */
+export interface AlpacaCryptoLatestQuotesArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoLatestTrades: its path and query parameters. */
+export interface AlpacaCryptoLatestTradesArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoLatestBars: its path and query parameters. */
+export interface AlpacaCryptoLatestBarsArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoSnapshots: its path and query parameters. */
+export interface AlpacaCryptoSnapshotsArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols */
+  symbols?: string;
+  /** accepted, no effect */
+  feed?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCalendar: its path and query parameters. */
+export interface AlpacaCalendarArgs {
+  /** YYYY-MM-DD or RFC 3339 (its date as written) */
+  start?: string;
+  /** same; default a year after start */
+  end?: string;
+  /** accepted, no effect */
+  date_type?: string;
+}
+
 /** Every REST route by operationId: its path, its arguments (path and query parameters together) and its 200 body. */
 export interface Operations {
   /** liveness and readiness; not ready is a 503 with the same fields and the reason. `GET /health` */
@@ -1337,6 +2078,76 @@ export interface Operations {
   getPerpetualsCoverage: { path: '/coverage/perpetuals/:symbol'; args: GetPerpetualsCoverageArgs; response: Coverage };
   /** which overnight bar slots inside the market's sessions have a bar, which are quiet (a feed was live, nothing traded) and which are gaps, as merged ranges. `GET /coverage/overnight/:symbol` */
   getOvernightCoverage: { path: '/coverage/overnight/:symbol'; args: GetOvernightCoverageArgs; response: Coverage };
+  /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */
+  massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to'; args: MassiveAggregatesArgs; response: MassiveAggs };
+  /** the previous day's bar (the native prev). `GET /compat/massive/v2/aggs/ticker/:ticker/prev` */
+  massivePreviousClose: { path: '/compat/massive/v2/aggs/ticker/:ticker/prev'; args: MassivePreviousCloseArgs; response: MassiveAggs };
+  /** the daily bar of a UTC date of every listed US stock. `GET /compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date` */
+  massiveGroupedStocks: { path: '/compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date'; args: MassiveGroupedStocksArgs; response: MassiveGrouped };
+  /** the daily bar of a UTC date of every listed crypto pair. `GET /compat/massive/v2/aggs/grouped/locale/global/market/crypto/:date` */
+  massiveGroupedCrypto: { path: '/compat/massive/v2/aggs/grouped/locale/global/market/crypto/:date'; args: MassiveGroupedCryptoArgs; response: MassiveGrouped };
+  /** the daily bar of a UTC date of every listed forex pair. `GET /compat/massive/v2/aggs/grouped/locale/global/market/fx/:date` */
+  massiveGroupedForex: { path: '/compat/massive/v2/aggs/grouped/locale/global/market/fx/:date'; args: MassiveGroupedForexArgs; response: MassiveGrouped };
+  /** last trade of a US stock (the native last trade; times in ns). `GET /compat/massive/v2/last/trade/:ticker` */
+  massiveLastTrade: { path: '/compat/massive/v2/last/trade/:ticker'; args: MassiveLastTradeArgs; response: MassiveLastTrade };
+  /** consolidated quote of a US stock (the native quote; times in ns). `GET /compat/massive/v2/last/nbbo/:ticker` */
+  massiveLastQuote: { path: '/compat/massive/v2/last/nbbo/:ticker'; args: MassiveLastQuoteArgs; response: MassiveLastQuote };
+  /** last trade of a crypto pair (times in ms). `GET /compat/massive/v1/last/crypto/:from/:to` */
+  massiveLastCryptoTrade: { path: '/compat/massive/v1/last/crypto/:from/:to'; args: MassiveLastCryptoTradeArgs; response: MassiveLastCrypto };
+  /** last quote of a forex pair (times in ms). `GET /compat/massive/v1/last_quote/currencies/:from/:to` */
+  massiveLastCurrencyQuote: { path: '/compat/massive/v1/last_quote/currencies/:from/:to'; args: MassiveLastCurrencyQuoteArgs; response: MassiveLastCurrency };
+  /** snapshots of US stocks. `GET /compat/massive/v2/snapshot/locale/us/markets/stocks/tickers` */
+  massiveStockSnapshots: { path: '/compat/massive/v2/snapshot/locale/us/markets/stocks/tickers'; args: MassiveStockSnapshotsArgs; response: MassiveSnapshots };
+  /** snapshot of one US stock. `GET /compat/massive/v2/snapshot/locale/us/markets/stocks/tickers/:ticker` */
+  massiveStockSnapshot: { path: '/compat/massive/v2/snapshot/locale/us/markets/stocks/tickers/:ticker'; args: MassiveStockSnapshotArgs; response: MassiveSnapshot };
+  /** snapshots of crypto pairs. `GET /compat/massive/v2/snapshot/locale/global/markets/crypto/tickers` */
+  massiveCryptoSnapshots: { path: '/compat/massive/v2/snapshot/locale/global/markets/crypto/tickers'; args: MassiveCryptoSnapshotsArgs; response: MassiveSnapshots };
+  /** snapshot of one crypto pair. `GET /compat/massive/v2/snapshot/locale/global/markets/crypto/tickers/:ticker` */
+  massiveCryptoSnapshot: { path: '/compat/massive/v2/snapshot/locale/global/markets/crypto/tickers/:ticker'; args: MassiveCryptoSnapshotArgs; response: MassiveSnapshot };
+  /** snapshots of forex pairs. `GET /compat/massive/v2/snapshot/locale/global/markets/forex/tickers` */
+  massiveForexSnapshots: { path: '/compat/massive/v2/snapshot/locale/global/markets/forex/tickers'; args: MassiveForexSnapshotsArgs; response: MassiveSnapshots };
+  /** snapshot of one forex pair. `GET /compat/massive/v2/snapshot/locale/global/markets/forex/tickers/:ticker` */
+  massiveForexSnapshot: { path: '/compat/massive/v2/snapshot/locale/global/markets/forex/tickers/:ticker'; args: MassiveForexSnapshotArgs; response: MassiveSnapshot };
+  /** US exchanges (with extended hours), forex, crypto and index groups: open or closed now. `GET /compat/massive/v1/marketstatus/now` */
+  massiveMarketStatus: { path: '/compat/massive/v1/marketstatus/now'; args: MassiveMarketStatusArgs; response: MassiveMarketStatus };
+  /** US closures and early closes of the coming year, per exchange. `GET /compat/massive/v1/marketstatus/upcoming` */
+  massiveUpcomingHolidays: { path: '/compat/massive/v1/marketstatus/upcoming'; args: MassiveUpcomingHolidaysArgs; response: MassiveUpcoming };
+  /** the listed tickers of the markets the key may read, by ticker, paged by next_url. `GET /compat/massive/v3/reference/tickers` */
+  massiveTickers: { path: '/compat/massive/v3/reference/tickers'; args: MassiveTickersArgs; response: MassiveTickers };
+  /** bars of US stocks over a window (the native range bars), `limit` across symbols. `GET /compat/alpaca/v2/stocks/bars` */
+  alpacaStockBars: { path: '/compat/alpaca/v2/stocks/bars'; args: AlpacaStockBarsArgs; response: AlpacaBars };
+  /** bars of one US stock over a window. `GET /compat/alpaca/v2/stocks/:symbol/bars` */
+  alpacaStockBarsSingle: { path: '/compat/alpaca/v2/stocks/:symbol/bars'; args: AlpacaStockBarsSingleArgs; response: AlpacaBarsSingle };
+  /** latest quotes of US stocks (the native quotes). `GET /compat/alpaca/v2/stocks/quotes/latest` */
+  alpacaStockLatestQuotes: { path: '/compat/alpaca/v2/stocks/quotes/latest'; args: AlpacaStockLatestQuotesArgs; response: AlpacaStockQuotes };
+  /** latest quote of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/quotes/latest` */
+  alpacaStockLatestQuote: { path: '/compat/alpaca/v2/stocks/:symbol/quotes/latest'; args: AlpacaStockLatestQuoteArgs; response: AlpacaStockQuoteSingle };
+  /** latest trades of US stocks (the native last trades). `GET /compat/alpaca/v2/stocks/trades/latest` */
+  alpacaStockLatestTrades: { path: '/compat/alpaca/v2/stocks/trades/latest'; args: AlpacaStockLatestTradesArgs; response: AlpacaStockTrades };
+  /** latest trade of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/trades/latest` */
+  alpacaStockLatestTrade: { path: '/compat/alpaca/v2/stocks/:symbol/trades/latest'; args: AlpacaStockLatestTradeArgs; response: AlpacaStockTradeSingle };
+  /** latest minute bars of US stocks (the native prev with interval=1m). `GET /compat/alpaca/v2/stocks/bars/latest` */
+  alpacaStockLatestBars: { path: '/compat/alpaca/v2/stocks/bars/latest'; args: AlpacaStockLatestBarsArgs; response: AlpacaLatestBars };
+  /** latest minute bar of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/bars/latest` */
+  alpacaStockLatestBar: { path: '/compat/alpaca/v2/stocks/:symbol/bars/latest'; args: AlpacaStockLatestBarArgs; response: AlpacaLatestBarSingle };
+  /** snapshots of US stocks, keyed by symbol. `GET /compat/alpaca/v2/stocks/snapshots` */
+  alpacaStockSnapshots: { path: '/compat/alpaca/v2/stocks/snapshots'; args: AlpacaStockSnapshotsArgs; response: AlpacaStockSnapshots };
+  /** snapshot of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/snapshot` */
+  alpacaStockSnapshot: { path: '/compat/alpaca/v2/stocks/:symbol/snapshot'; args: AlpacaStockSnapshotArgs; response: AlpacaStockSnapshotSingle };
+  /** bars of crypto pairs over a window, keyed by BTC/USD-style symbols. `GET /compat/alpaca/v1beta3/crypto/:loc/bars` */
+  alpacaCryptoBars: { path: '/compat/alpaca/v1beta3/crypto/:loc/bars'; args: AlpacaCryptoBarsArgs; response: AlpacaBars };
+  /** latest quotes of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/quotes` */
+  alpacaCryptoLatestQuotes: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/quotes'; args: AlpacaCryptoLatestQuotesArgs; response: AlpacaCryptoQuotes };
+  /** latest trades of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/trades` */
+  alpacaCryptoLatestTrades: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/trades'; args: AlpacaCryptoLatestTradesArgs; response: AlpacaCryptoTrades };
+  /** latest minute bars of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/bars` */
+  alpacaCryptoLatestBars: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/bars'; args: AlpacaCryptoLatestBarsArgs; response: AlpacaLatestBars };
+  /** snapshots of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/snapshots` */
+  alpacaCryptoSnapshots: { path: '/compat/alpaca/v1beta3/crypto/:loc/snapshots'; args: AlpacaCryptoSnapshotsArgs; response: AlpacaCryptoSnapshots };
+  /** the US market clock (trading host route, same base path). `GET /compat/alpaca/v2/clock` */
+  alpacaClock: { path: '/compat/alpaca/v2/clock'; args: Record<string, never>; response: AlpacaClock };
+  /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
+  alpacaCalendar: { path: '/compat/alpaca/v2/calendar'; args: AlpacaCalendarArgs; response: AlpacaCalendar };
 }
 
 /** What the client needs at run time per route: the path, which arguments go in it, and whether a 503 carries the 200 shape. */
@@ -1419,6 +2230,41 @@ export const OPERATIONS = {
   getCommoditiesCoverage: { path: '/coverage/commodities/:symbol', pathParams: ['symbol'] },
   getPerpetualsCoverage: { path: '/coverage/perpetuals/:symbol', pathParams: ['symbol'] },
   getOvernightCoverage: { path: '/coverage/overnight/:symbol', pathParams: ['symbol'] },
+  massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to', pathParams: ['ticker', 'multiplier', 'timespan', 'from', 'to'] },
+  massivePreviousClose: { path: '/compat/massive/v2/aggs/ticker/:ticker/prev', pathParams: ['ticker'] },
+  massiveGroupedStocks: { path: '/compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date', pathParams: ['date'] },
+  massiveGroupedCrypto: { path: '/compat/massive/v2/aggs/grouped/locale/global/market/crypto/:date', pathParams: ['date'] },
+  massiveGroupedForex: { path: '/compat/massive/v2/aggs/grouped/locale/global/market/fx/:date', pathParams: ['date'] },
+  massiveLastTrade: { path: '/compat/massive/v2/last/trade/:ticker', pathParams: ['ticker'] },
+  massiveLastQuote: { path: '/compat/massive/v2/last/nbbo/:ticker', pathParams: ['ticker'] },
+  massiveLastCryptoTrade: { path: '/compat/massive/v1/last/crypto/:from/:to', pathParams: ['from', 'to'] },
+  massiveLastCurrencyQuote: { path: '/compat/massive/v1/last_quote/currencies/:from/:to', pathParams: ['from', 'to'] },
+  massiveStockSnapshots: { path: '/compat/massive/v2/snapshot/locale/us/markets/stocks/tickers', pathParams: [] },
+  massiveStockSnapshot: { path: '/compat/massive/v2/snapshot/locale/us/markets/stocks/tickers/:ticker', pathParams: ['ticker'] },
+  massiveCryptoSnapshots: { path: '/compat/massive/v2/snapshot/locale/global/markets/crypto/tickers', pathParams: [] },
+  massiveCryptoSnapshot: { path: '/compat/massive/v2/snapshot/locale/global/markets/crypto/tickers/:ticker', pathParams: ['ticker'] },
+  massiveForexSnapshots: { path: '/compat/massive/v2/snapshot/locale/global/markets/forex/tickers', pathParams: [] },
+  massiveForexSnapshot: { path: '/compat/massive/v2/snapshot/locale/global/markets/forex/tickers/:ticker', pathParams: ['ticker'] },
+  massiveMarketStatus: { path: '/compat/massive/v1/marketstatus/now', pathParams: [] },
+  massiveUpcomingHolidays: { path: '/compat/massive/v1/marketstatus/upcoming', pathParams: [] },
+  massiveTickers: { path: '/compat/massive/v3/reference/tickers', pathParams: [] },
+  alpacaStockBars: { path: '/compat/alpaca/v2/stocks/bars', pathParams: [] },
+  alpacaStockBarsSingle: { path: '/compat/alpaca/v2/stocks/:symbol/bars', pathParams: ['symbol'] },
+  alpacaStockLatestQuotes: { path: '/compat/alpaca/v2/stocks/quotes/latest', pathParams: [] },
+  alpacaStockLatestQuote: { path: '/compat/alpaca/v2/stocks/:symbol/quotes/latest', pathParams: ['symbol'] },
+  alpacaStockLatestTrades: { path: '/compat/alpaca/v2/stocks/trades/latest', pathParams: [] },
+  alpacaStockLatestTrade: { path: '/compat/alpaca/v2/stocks/:symbol/trades/latest', pathParams: ['symbol'] },
+  alpacaStockLatestBars: { path: '/compat/alpaca/v2/stocks/bars/latest', pathParams: [] },
+  alpacaStockLatestBar: { path: '/compat/alpaca/v2/stocks/:symbol/bars/latest', pathParams: ['symbol'] },
+  alpacaStockSnapshots: { path: '/compat/alpaca/v2/stocks/snapshots', pathParams: [] },
+  alpacaStockSnapshot: { path: '/compat/alpaca/v2/stocks/:symbol/snapshot', pathParams: ['symbol'] },
+  alpacaCryptoBars: { path: '/compat/alpaca/v1beta3/crypto/:loc/bars', pathParams: ['loc'] },
+  alpacaCryptoLatestQuotes: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/quotes', pathParams: ['loc'] },
+  alpacaCryptoLatestTrades: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/trades', pathParams: ['loc'] },
+  alpacaCryptoLatestBars: { path: '/compat/alpaca/v1beta3/crypto/:loc/latest/bars', pathParams: ['loc'] },
+  alpacaCryptoSnapshots: { path: '/compat/alpaca/v1beta3/crypto/:loc/snapshots', pathParams: ['loc'] },
+  alpacaClock: { path: '/compat/alpaca/v2/clock', pathParams: [] },
+  alpacaCalendar: { path: '/compat/alpaca/v2/calendar', pathParams: [] },
 } as const satisfies Record<keyof Operations, { path: string; pathParams: readonly string[]; isOpen?: true; bodyOn503?: true }>;
 
 export type OperationId = keyof Operations;
@@ -1815,6 +2661,181 @@ export abstract class OperationMethods {
   /** which overnight bar slots inside the market's sessions have a bar, which are quiet (a feed was live, nothing traded) and which are gaps, as merged ranges. `GET /coverage/overnight/:symbol` */
   getOvernightCoverage(args: GetOvernightCoverageArgs, options?: RequestOptions): Promise<Coverage> {
     return this.call('getOvernightCoverage', args, options);
+  }
+
+  /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */
+  massiveAggregates(args: MassiveAggregatesArgs, options?: RequestOptions): Promise<MassiveAggs> {
+    return this.call('massiveAggregates', args, options);
+  }
+
+  /** the previous day's bar (the native prev). `GET /compat/massive/v2/aggs/ticker/:ticker/prev` */
+  massivePreviousClose(args: MassivePreviousCloseArgs, options?: RequestOptions): Promise<MassiveAggs> {
+    return this.call('massivePreviousClose', args, options);
+  }
+
+  /** the daily bar of a UTC date of every listed US stock. `GET /compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date` */
+  massiveGroupedStocks(args: MassiveGroupedStocksArgs, options?: RequestOptions): Promise<MassiveGrouped> {
+    return this.call('massiveGroupedStocks', args, options);
+  }
+
+  /** the daily bar of a UTC date of every listed crypto pair. `GET /compat/massive/v2/aggs/grouped/locale/global/market/crypto/:date` */
+  massiveGroupedCrypto(args: MassiveGroupedCryptoArgs, options?: RequestOptions): Promise<MassiveGrouped> {
+    return this.call('massiveGroupedCrypto', args, options);
+  }
+
+  /** the daily bar of a UTC date of every listed forex pair. `GET /compat/massive/v2/aggs/grouped/locale/global/market/fx/:date` */
+  massiveGroupedForex(args: MassiveGroupedForexArgs, options?: RequestOptions): Promise<MassiveGrouped> {
+    return this.call('massiveGroupedForex', args, options);
+  }
+
+  /** last trade of a US stock (the native last trade; times in ns). `GET /compat/massive/v2/last/trade/:ticker` */
+  massiveLastTrade(args: MassiveLastTradeArgs, options?: RequestOptions): Promise<MassiveLastTrade> {
+    return this.call('massiveLastTrade', args, options);
+  }
+
+  /** consolidated quote of a US stock (the native quote; times in ns). `GET /compat/massive/v2/last/nbbo/:ticker` */
+  massiveLastQuote(args: MassiveLastQuoteArgs, options?: RequestOptions): Promise<MassiveLastQuote> {
+    return this.call('massiveLastQuote', args, options);
+  }
+
+  /** last trade of a crypto pair (times in ms). `GET /compat/massive/v1/last/crypto/:from/:to` */
+  massiveLastCryptoTrade(args: MassiveLastCryptoTradeArgs, options?: RequestOptions): Promise<MassiveLastCrypto> {
+    return this.call('massiveLastCryptoTrade', args, options);
+  }
+
+  /** last quote of a forex pair (times in ms). `GET /compat/massive/v1/last_quote/currencies/:from/:to` */
+  massiveLastCurrencyQuote(args: MassiveLastCurrencyQuoteArgs, options?: RequestOptions): Promise<MassiveLastCurrency> {
+    return this.call('massiveLastCurrencyQuote', args, options);
+  }
+
+  /** snapshots of US stocks. `GET /compat/massive/v2/snapshot/locale/us/markets/stocks/tickers` */
+  massiveStockSnapshots(args?: MassiveStockSnapshotsArgs, options?: RequestOptions): Promise<MassiveSnapshots> {
+    return this.call('massiveStockSnapshots', args, options);
+  }
+
+  /** snapshot of one US stock. `GET /compat/massive/v2/snapshot/locale/us/markets/stocks/tickers/:ticker` */
+  massiveStockSnapshot(args: MassiveStockSnapshotArgs, options?: RequestOptions): Promise<MassiveSnapshot> {
+    return this.call('massiveStockSnapshot', args, options);
+  }
+
+  /** snapshots of crypto pairs. `GET /compat/massive/v2/snapshot/locale/global/markets/crypto/tickers` */
+  massiveCryptoSnapshots(args?: MassiveCryptoSnapshotsArgs, options?: RequestOptions): Promise<MassiveSnapshots> {
+    return this.call('massiveCryptoSnapshots', args, options);
+  }
+
+  /** snapshot of one crypto pair. `GET /compat/massive/v2/snapshot/locale/global/markets/crypto/tickers/:ticker` */
+  massiveCryptoSnapshot(args: MassiveCryptoSnapshotArgs, options?: RequestOptions): Promise<MassiveSnapshot> {
+    return this.call('massiveCryptoSnapshot', args, options);
+  }
+
+  /** snapshots of forex pairs. `GET /compat/massive/v2/snapshot/locale/global/markets/forex/tickers` */
+  massiveForexSnapshots(args?: MassiveForexSnapshotsArgs, options?: RequestOptions): Promise<MassiveSnapshots> {
+    return this.call('massiveForexSnapshots', args, options);
+  }
+
+  /** snapshot of one forex pair. `GET /compat/massive/v2/snapshot/locale/global/markets/forex/tickers/:ticker` */
+  massiveForexSnapshot(args: MassiveForexSnapshotArgs, options?: RequestOptions): Promise<MassiveSnapshot> {
+    return this.call('massiveForexSnapshot', args, options);
+  }
+
+  /** US exchanges (with extended hours), forex, crypto and index groups: open or closed now. `GET /compat/massive/v1/marketstatus/now` */
+  massiveMarketStatus(args?: MassiveMarketStatusArgs, options?: RequestOptions): Promise<MassiveMarketStatus> {
+    return this.call('massiveMarketStatus', args, options);
+  }
+
+  /** US closures and early closes of the coming year, per exchange. `GET /compat/massive/v1/marketstatus/upcoming` */
+  massiveUpcomingHolidays(args?: MassiveUpcomingHolidaysArgs, options?: RequestOptions): Promise<MassiveUpcoming> {
+    return this.call('massiveUpcomingHolidays', args, options);
+  }
+
+  /** the listed tickers of the markets the key may read, by ticker, paged by next_url. `GET /compat/massive/v3/reference/tickers` */
+  massiveTickers(args?: MassiveTickersArgs, options?: RequestOptions): Promise<MassiveTickers> {
+    return this.call('massiveTickers', args, options);
+  }
+
+  /** bars of US stocks over a window (the native range bars), `limit` across symbols. `GET /compat/alpaca/v2/stocks/bars` */
+  alpacaStockBars(args?: AlpacaStockBarsArgs, options?: RequestOptions): Promise<AlpacaBars> {
+    return this.call('alpacaStockBars', args, options);
+  }
+
+  /** bars of one US stock over a window. `GET /compat/alpaca/v2/stocks/:symbol/bars` */
+  alpacaStockBarsSingle(args: AlpacaStockBarsSingleArgs, options?: RequestOptions): Promise<AlpacaBarsSingle> {
+    return this.call('alpacaStockBarsSingle', args, options);
+  }
+
+  /** latest quotes of US stocks (the native quotes). `GET /compat/alpaca/v2/stocks/quotes/latest` */
+  alpacaStockLatestQuotes(args?: AlpacaStockLatestQuotesArgs, options?: RequestOptions): Promise<AlpacaStockQuotes> {
+    return this.call('alpacaStockLatestQuotes', args, options);
+  }
+
+  /** latest quote of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/quotes/latest` */
+  alpacaStockLatestQuote(args: AlpacaStockLatestQuoteArgs, options?: RequestOptions): Promise<AlpacaStockQuoteSingle> {
+    return this.call('alpacaStockLatestQuote', args, options);
+  }
+
+  /** latest trades of US stocks (the native last trades). `GET /compat/alpaca/v2/stocks/trades/latest` */
+  alpacaStockLatestTrades(args?: AlpacaStockLatestTradesArgs, options?: RequestOptions): Promise<AlpacaStockTrades> {
+    return this.call('alpacaStockLatestTrades', args, options);
+  }
+
+  /** latest trade of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/trades/latest` */
+  alpacaStockLatestTrade(args: AlpacaStockLatestTradeArgs, options?: RequestOptions): Promise<AlpacaStockTradeSingle> {
+    return this.call('alpacaStockLatestTrade', args, options);
+  }
+
+  /** latest minute bars of US stocks (the native prev with interval=1m). `GET /compat/alpaca/v2/stocks/bars/latest` */
+  alpacaStockLatestBars(args?: AlpacaStockLatestBarsArgs, options?: RequestOptions): Promise<AlpacaLatestBars> {
+    return this.call('alpacaStockLatestBars', args, options);
+  }
+
+  /** latest minute bar of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/bars/latest` */
+  alpacaStockLatestBar(args: AlpacaStockLatestBarArgs, options?: RequestOptions): Promise<AlpacaLatestBarSingle> {
+    return this.call('alpacaStockLatestBar', args, options);
+  }
+
+  /** snapshots of US stocks, keyed by symbol. `GET /compat/alpaca/v2/stocks/snapshots` */
+  alpacaStockSnapshots(args?: AlpacaStockSnapshotsArgs, options?: RequestOptions): Promise<AlpacaStockSnapshots> {
+    return this.call('alpacaStockSnapshots', args, options);
+  }
+
+  /** snapshot of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/snapshot` */
+  alpacaStockSnapshot(args: AlpacaStockSnapshotArgs, options?: RequestOptions): Promise<AlpacaStockSnapshotSingle> {
+    return this.call('alpacaStockSnapshot', args, options);
+  }
+
+  /** bars of crypto pairs over a window, keyed by BTC/USD-style symbols. `GET /compat/alpaca/v1beta3/crypto/:loc/bars` */
+  alpacaCryptoBars(args: AlpacaCryptoBarsArgs, options?: RequestOptions): Promise<AlpacaBars> {
+    return this.call('alpacaCryptoBars', args, options);
+  }
+
+  /** latest quotes of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/quotes` */
+  alpacaCryptoLatestQuotes(args: AlpacaCryptoLatestQuotesArgs, options?: RequestOptions): Promise<AlpacaCryptoQuotes> {
+    return this.call('alpacaCryptoLatestQuotes', args, options);
+  }
+
+  /** latest trades of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/trades` */
+  alpacaCryptoLatestTrades(args: AlpacaCryptoLatestTradesArgs, options?: RequestOptions): Promise<AlpacaCryptoTrades> {
+    return this.call('alpacaCryptoLatestTrades', args, options);
+  }
+
+  /** latest minute bars of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/latest/bars` */
+  alpacaCryptoLatestBars(args: AlpacaCryptoLatestBarsArgs, options?: RequestOptions): Promise<AlpacaLatestBars> {
+    return this.call('alpacaCryptoLatestBars', args, options);
+  }
+
+  /** snapshots of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/snapshots` */
+  alpacaCryptoSnapshots(args: AlpacaCryptoSnapshotsArgs, options?: RequestOptions): Promise<AlpacaCryptoSnapshots> {
+    return this.call('alpacaCryptoSnapshots', args, options);
+  }
+
+  /** the US market clock (trading host route, same base path). `GET /compat/alpaca/v2/clock` */
+  alpacaClock(options?: RequestOptions): Promise<AlpacaClock> {
+    return this.call('alpacaClock', undefined, options);
+  }
+
+  /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
+  alpacaCalendar(args?: AlpacaCalendarArgs, options?: RequestOptions): Promise<AlpacaCalendar> {
+    return this.call('alpacaCalendar', args, options);
   }
 }
 

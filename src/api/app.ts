@@ -22,6 +22,7 @@ import { legacySymbolsBody } from './routes/symbol-lists.ts';
 import { ROUTE_TABLE } from './route-table/index.ts';
 import { asLogger, stderrLogger, type LineLog, type Logger } from '../log.ts';
 import type { RequestMetrics } from './request-metrics.ts';
+import { COMPAT_DIALECTS, compatDialectOf, compatRouteGroups } from './compat/compat-routes.ts';
 
 /** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
 export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
@@ -38,7 +39,7 @@ export interface AppOptions {
 /** `log` takes the service Logger or a sentence sink (tests); by default failures go to stderr as text. */
 export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(deps.clock), opts: AppOptions = {}) {
   const logger = asLogger(log);
-  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined));
+  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined), COMPAT_DIALECTS);
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
@@ -46,6 +47,13 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   const requests = opts.requests;
   /** The error handler's answer: errors of handlers, unknown paths, bad parameters. */
   const renderFailure = (code: string, error: unknown, requestId: string, request: Request): Response => {
+    // The compatibility routes answer in their vendor's error body (src/api/compat).
+    const dialect = compatDialectOf(new URL(request.url).pathname);
+    if (dialect !== null && (error instanceof ApiError || code === 'NOT_FOUND' || code === 'VALIDATION' || code === 'PARSE')) {
+      if (error instanceof ApiError) return dialect.refuse(error.code, requestId, error.message);
+      if (code === 'NOT_FOUND') return dialect.refuse('NOT_FOUND', requestId, `not found: ${new URL(request.url).pathname.slice(0, 100)} is not a route this server answers`);
+      return dialect.refuse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
+    }
     if (error instanceof ApiError) return renderError(error, requestId);
     if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
     if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
@@ -108,6 +116,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
+  for (const group of compatRouteGroups(deps)) app = app.use(group) as unknown as typeof app;
   app = app.use(docsRoutes()) as unknown as typeof app;
   const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
   requests?.setRoutes(served.routes.map((r) => r.path));

@@ -14,6 +14,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'missing, invalid or revoked API key',
   403: "not enabled for the key's account (plan, stock market or add-on)",
   404: 'unknown symbol, or no value available yet (the message says which)',
+  422: 'a parameter value that cannot be served (the Alpaca-compatible timeframe)',
   429: 'rate limit or quota exceeded; Retry-After says when to come back',
   503: 'data cannot be retrieved temporarily',
 };
@@ -75,7 +76,7 @@ const jsonContent = (schema: Json): JsonObject => ({ 'application/json': { schem
 
 function operationOf(row: RouteRow, components: Components): JsonObject {
   const responses: JsonObject = { '200': { description: 'OK', content: jsonContent(components.ref(row.response)) } };
-  for (const status of row.errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status], content: jsonContent(components.ref(ErrorSchema)) };
+  for (const status of row.errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status], content: jsonContent(components.ref(row.errorSchema ?? ErrorSchema)) };
   if (row.unavailable) responses['503'] = { description: 'not ready: the same fields, with the failed check and the reason', content: jsonContent(components.ref(row.unavailable)) };
   const operation: JsonObject = {
     operationId: row.operationId,

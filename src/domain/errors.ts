@@ -35,6 +35,8 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, message: 'not enabled for this account' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded' },
   BAD_REQUEST: { status: 400, message: 'bad request' },
+  // A well-formed parameter whose value cannot be served (the Alpaca-compatible routes' 422, e.g. a timeframe).
+  UNPROCESSABLE: { status: 422, message: 'unprocessable parameter' },
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -6,6 +6,7 @@ import { classAccessDenied } from '../../domain/account.ts';
 import { ASSET_CLASSES, CLASS_POLICY, type AssetClass } from '../../domain/asset-classes.ts';
 import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../routes/docs.ts';
 
@@ -73,6 +74,35 @@ function presentedKey(request: Request, url: string, queryAt: number): string | 
   return new URLSearchParams(url.slice(queryAt + 1)).get('apiKey');
 }
 
+/**
+ * How a family of routes takes its key and words its refusals: the native API's, or a vendor's
+ * under `/compat/` (src/api/compat). The same keys, plans and limits answer either way.
+ */
+export interface GateDialect {
+  /** The key a request presents, or null. */
+  keyOf(request: Request, url: string, queryAt: number): string | null;
+  /** A refusal in the dialect's error body; `set.headers` (request id, rate) are merged by the app. */
+  refuse(code: ErrorCode, requestId: string, message?: string, headers?: Record<string, string>): Response;
+}
+
+/** The native API's dialect: `x-api-key` or `?apiKey=`, the error body of the spec. */
+export const NATIVE_DIALECT: GateDialect = { keyOf: presentedKey, refuse: errorResponse };
+
+/** Where the compatibility routes live: every dialect other than the native one is under it. */
+export const COMPAT_PREFIX = '/compat/';
+
+/** A dialect and the path prefix (under COMPAT_PREFIX) whose requests it takes. */
+export interface CompatDialect {
+  prefix: string;
+  dialect: GateDialect;
+}
+
+/** The dialect of a path under COMPAT_PREFIX; native when none claims it. */
+export function dialectOfPath(path: string, dialects: readonly CompatDialect[]): GateDialect {
+  for (const d of dialects) if (path.startsWith(d.prefix) && (path.length === d.prefix.length || path.charCodeAt(d.prefix.length) === 47)) return d.dialect;
+  return NATIVE_DIALECT;
+}
+
 /** Decimal text of a number, remembered for the last value asked (limits and resets repeat). */
 function numberText(): (n: number) => string {
   let last = Number.NaN;
@@ -91,7 +121,7 @@ function setRateHeaders(headers: Record<string, string | number>, charge: Charge
 
 const isReadMethod = (method: string) => method === 'GET' || method === 'HEAD';
 /** Every path, open ones included, answers other methods alike (the router would say 404 on open paths). */
-const notAllowed = (requestId: string) => errorResponse('METHOD_NOT_ALLOWED', requestId, undefined, { allow: 'GET, HEAD' });
+const notAllowed = (requestId: string, dialect: GateDialect = NATIVE_DIALECT) => dialect.refuse('METHOD_NOT_ALLOWED', requestId, undefined, { allow: 'GET, HEAD' });
 
 export interface GateContext {
   request: Request;
@@ -101,7 +131,7 @@ export interface GateContext {
 /** The peer address of a request, asked of the server only when needed. */
 export type PeerAddress = (request: Request) => string | undefined;
 
-export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress) {
+export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress, compat: readonly CompatDialect[] = []) {
   // The server's one limiter for keyless requests, shared with the stream's upgrade.
   const anonLimiter = auth.anonymous;
 
@@ -123,22 +153,25 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
       return isReadMethod(request.method) ? undefined : notAllowed(requestId);
     }
-    const key = presentedKey(request, url, queryAt);
+    // The one prefix check native requests pay: compatibility routes take their key and word their
+    // refusals as their vendor does, through the same keys, plans and limits.
+    const dialect = path.startsWith(COMPAT_PREFIX) ? dialectOfPath(path, compat) : NATIVE_DIALECT;
+    const key = dialect.keyOf(request, url, queryAt);
     const result = key === null || key.length === 0 ? null : auth.authenticate(key);
     if (result === null || !result.ok) {
       // Without a valid key, the client address is what is limited.
       // Looked up only here: asking the server for the peer address costs on every request.
       const state = anonLimiter.take(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
-      if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock);
-      return errorResponse(result === null ? 'MISSING_KEY' : result.code, requestId, result?.message);
+      if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock, dialect);
+      return dialect.refuse(result === null ? 'MISSING_KEY' : result.code, requestId, result?.message);
     }
     const account = result.account;
     const charge = auth.charge(account);
     setRateHeaders(headers, charge);
-    if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock);
-    if (url.length > MAX_URL_LENGTH) return errorResponse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
-    if (!isReadMethod(request.method)) return notAllowed(requestId);
+    if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock, dialect);
+    if (url.length > MAX_URL_LENGTH) return dialect.refuse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
+    if (!isReadMethod(request.method)) return notAllowed(requestId, dialect);
     const cls = assetClassOfPath(path);
     // A class whose symbol list is open to any key (spec: perpetuals) still guards every other route.
     if (cls !== null && !OPEN_LIST_PATHS.has(path)) {
@@ -150,9 +183,9 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
   };
 }
 
-function tooMany(headers: Record<string, string | number>, resetMs: number, requestId: string, clock: Clock): Response {
+function tooMany(headers: Record<string, string | number>, resetMs: number, requestId: string, clock: Clock, dialect: GateDialect): Response {
   headers['retry-after'] = String(Math.max(1, Math.ceil((resetMs - clock.nowMs()) / 1000)));
-  return errorResponse('RATE_LIMITED', requestId);
+  return dialect.refuse('RATE_LIMITED', requestId);
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 
 /** Statuses a route may answer with the error body (ErrorSchema), besides its 200. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 422 | 429 | 503;
 
 /** A concrete request that answers one of the row's error statuses. */
 export interface ErrorExample {
@@ -25,6 +25,8 @@ export interface RouteRow {
   /** The 200 body. */
   response: TSchema;
   errors: readonly ErrorStatus[];
+  /** The body of those errors when it is not the native one (the compatibility routes' vendor bodies). */
+  errorSchema?: TSchema;
   /** Served without an API key (the gate's open paths). */
   isOpen?: true;
   /** A 503 that answers the response's own shape instead of the error body (health: not ready). */

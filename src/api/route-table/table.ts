@@ -11,6 +11,7 @@ import { OpenApiDocumentSchema } from '../../domain/openapi-schema.ts';
 import { HolidayListSchema, LegacySymbolsSchema, MarketListSchema, MarketStatusListSchema, MarketStatusSchema, SessionListSchema } from '../../domain/schemas.ts';
 import { Type as T } from '@sinclair/typebox';
 import { classRows } from './class-rows.ts';
+import { compatRows } from './compat-rows.ts';
 import { coverageRows } from './coverage-rows.ts';
 import {
   AtQuery, BondCountryParams, BondCurveQuery, BondHistoryQuery, BondSymbolParams, CalendarQuery, FundamentalsListQuery, FundamentalsSymbolParams,
@@ -227,4 +228,5 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   ...bondRows,
   ...calendarRows,
   ...coverageRows,
+  ...compatRows,
 ];

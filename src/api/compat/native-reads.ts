@@ -1,0 +1,74 @@
+// Bars and latest values for the compatibility routes, read through the native queries: a window
+// is the native range route's very page (its body, parsed), so a vendor's bars are mds's bars.
+import { ApiError } from '../../domain/errors.ts';
+import type { Account } from '../../domain/account.ts';
+import { classAccessDenied } from '../../domain/account.ts';
+import type { SymbolEntry } from '../../domain/instrument.ts';
+import type { RangeParams } from '../../domain/range-params.ts';
+import type { LastTrade, Quote } from '../../domain/schemas.ts';
+import type { ApiDeps } from '../deps.ts';
+import { lastTradeOf, quoteBody } from '../queries/latest.ts';
+import { resolveSymbol } from '../queries/resolve.ts';
+import { rangeBody } from '../range-body.ts';
+import type { MdsTicker } from './tickers.ts';
+
+/** A bar as the native range route writes it; `v` null where the class has no volume. */
+export interface NativeBar {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  v: number | null;
+  t: number;
+}
+
+export interface BarPage {
+  bars: NativeBar[];
+  /** The offset of the next page in the same sort, or null on the last page. */
+  nextOffset: number | null;
+}
+
+const decoder = new TextDecoder();
+
+/** One page of a window, exactly the native range route's answer for the same parameters. */
+export function barPage(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): BarPage {
+  const body = JSON.parse(decoder.decode(rangeBody(deps, entry, p))) as { results: NativeBar[]; next_offset: number | null };
+  return { bars: body.results, nextOffset: body.next_offset };
+}
+
+/** The symbol a vendor ticker names, checked against the key's plan like a native route; throws the native 403/404. */
+export function resolveTicker(deps: ApiDeps, ticker: MdsTicker, account: Account): SymbolEntry {
+  const denied = classAccessDenied(account, ticker.assetClass);
+  if (denied) throw new ApiError('FORBIDDEN', denied);
+  return resolveSymbol(deps.store, ticker.assetClass, ticker.symbol, account);
+}
+
+/** As resolveTicker, null for a symbol that does not resolve (multi-symbol routes leave those out). */
+export function findTicker(deps: ApiDeps, ticker: MdsTicker, account: Account): SymbolEntry | null {
+  try {
+    return resolveTicker(deps, ticker, account);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+}
+
+/** The native quote of a symbol, or null when it has none. */
+export function quoteOf(deps: ApiDeps, entry: SymbolEntry): Quote | null {
+  try {
+    return JSON.parse(quoteBody(deps, entry)) as Quote;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The native last trade (with the class's fallback), or null when none resolves. */
+export function tradeOf(deps: ApiDeps, entry: SymbolEntry): LastTrade | null {
+  try {
+    return lastTradeOf(deps, entry);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
