@@ -5,10 +5,8 @@
 // one refused param leaves the others subscribed, as the vendor treats params independently.
 import type { ErrorCode } from '../protocol.ts';
 import { MASSIVE_AUDIENCE, paramOf, type MassiveCluster } from './massive-events.ts';
-import type { DialectContext, DialectSession, DialectWs } from './session.ts';
+import { AUTH_TIMEOUT_MS, type DialectContext, type DialectSession, type DialectWs } from './session.ts';
 
-/** How long a connection may stay without a valid auth frame. */
-export const AUTH_TIMEOUT_MS = 10_000;
 /** The close code after a refused key or the connection limit (policy violation). */
 const CLOSE_POLICY = 1008;
 const MAX_PARAMS = 1000;

@@ -9,6 +9,12 @@ import type { ErrorCode, SubscribeRequest } from '../protocol.ts';
 
 export type DialectWs = ServerWebSocket<ConnData>;
 
+/**
+ * How long a dialect connection may stay without a valid auth frame: its key comes after the
+ * upgrade, and until then it counts under no key's limit.
+ */
+export const AUTH_TIMEOUT_MS = 10_000;
+
 /** The outcome of a key, as the native upgrade judges it (a bad key is counted by the keyless limiter). */
 export type KeyOutcome = { ok: true; account: Account } | { ok: false; rateLimited: boolean; message: string };
 
