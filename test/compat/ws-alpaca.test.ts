@@ -3,7 +3,7 @@
 // receives trades and quotes equal to the native stream's ticks of the same sequence number; raw
 // JSON-protocol tests hold the control messages, error codes, wildcards and entitlements.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { Alpaca } from '@alpacahq/alpaca-trade-api';
+import { Alpaca, type streaming } from '@alpacahq/alpaca-trade-api';
 import { startServer, type TestServer } from '../support/server.ts';
 import { createKeyOn } from '../support/cli.ts';
 import { connect, type WsClient } from '../support/ws-client.ts';
@@ -60,8 +60,8 @@ describe('the official SDK (@alpacahq/alpaca-trade-api stream with a url)', () =
         stream.subscribeForTrades(['AAPL']);
         stream.subscribeForQuotes(['AAPL']);
       });
-      const trade = first((fn) => stream.onTrade(fn));
-      const quote = first((fn) => stream.onQuote(fn));
+      const trade = first<streaming.StreamTrade>((fn) => stream.onTrade(fn));
+      const quote = first<streaming.StreamQuote>((fn) => stream.onQuote(fn));
       stream.connect();
       expect(await stream.waitForAuthentication()).toBe(true);
       expect(await subscribed).toMatchObject({ trades: ['AAPL'], quotes: ['AAPL'], bars: [] });
@@ -82,7 +82,7 @@ describe('the official SDK (@alpacahq/alpaca-trade-api stream with a url)', () =
     const stream = alpaca.marketData.cryptoStream({ url: `${wsBase}/compat/alpaca/v1beta3/crypto/us`, reconnect: false });
     try {
       stream.onConnect(() => stream.subscribeForTrades(['BTC/USD']));
-      const trade = first((fn) => stream.onTrade(fn));
+      const trade = first<streaming.StreamTrade>((fn) => stream.onTrade(fn));
       stream.connect();
       const t = await trade;
       const nativeTrade = await native.next((m) => m.type === 'trade' && m.seq === t.id);
