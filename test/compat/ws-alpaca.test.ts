@@ -165,4 +165,17 @@ describe('raw protocol (JSON)', () => {
     expect((await three.closed).code).toBe(1008);
     expect([one.ws.readyState, two.ws.readyState]).toEqual([WebSocket.OPEN, WebSocket.OPEN]);
   });
+
+  test('Content-Type: application/msgpack on the upgrade makes every frame msgpack, times as timestamps', async () => {
+    await using c = await connectVendor(`${wsBase}/compat/alpaca/v1beta3/crypto/us`, { headers: { 'content-type': 'application/msgpack' }, msgpack: true });
+    expect(await c.next()).toEqual({ T: 'success', msg: 'connected' });
+    c.send({ action: 'auth', key: server.key, secret: 'x' });
+    expect(await c.next()).toEqual({ T: 'success', msg: 'authenticated' });
+    c.send({ action: 'subscribe', trades: ['BTC/USD'] });
+    expect(await c.next()).toMatchObject({ T: 'subscription', trades: ['BTC/USD'] });
+    const trade = await c.next((e) => e.T === 't');
+    // A Date only comes out of a binary frame's timestamp extension (JSON would give text).
+    expect(trade.t).toBeInstanceOf(Date);
+  });
 });
+

@@ -185,4 +185,9 @@ describe('raw protocol', () => {
     expect(await third.next()).toEqual({ ev: 'status', status: 'max_connections', message: 'Maximum number of websocket connections exceeded. You have reached the connection limit for your key.' });
     expect((await third.closed).code).toBe(1008);
   });
+
+  test('a plain GET on a cluster path is the REST 404, not an upgrade', async () => {
+    const res = await server.get('/compat/massive/stocks');
+    expect(res.status).toBe(404);
+  });
 });
