@@ -11,6 +11,7 @@ import { Authenticator } from '../auth/authenticator.ts';
 import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
+import { compatStreamRoutes } from '../stream/compat/routes.ts';
 import { Pipeline } from '../ingest/pipeline.ts';
 import { createMcpHandler } from '../mcp/http.ts';
 import { createKeyRefusal } from '../api/plugins/gate.ts';
@@ -145,6 +146,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
+  // The Massive/Alpaca dialects' stream paths (their connections run on the native stream's code).
+  const compatStream = compatStreamRoutes(hub, stream, (req) => app.fetch(req));
   let server: Server<ConnData> | null = null;
   const peerAddress = (req: Request) => server?.requestIP(req)?.address;
   // MCP for AI agents on the same port: the key is checked as REST checks it, and every tool call
@@ -157,7 +160,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
   const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute }, peerAddress, requests });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
   let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>

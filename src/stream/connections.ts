@@ -1,7 +1,8 @@
 // WebSocket connections: the upgrade (key, keyless limit per address, format, per-key connection
 // limit), the ready frame, subscribe/unsubscribe with acknowledgements and error frames, replay
 // from the ticks ring, key changes applied to open connections, flood and slow-consumer
-// protection, heartbeats.
+// protection, heartbeats. Compatibility dialects (compat/) run on the same code: their sessions
+// translate frames and call back here for keys, limits and subscriptions.
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
@@ -13,12 +14,13 @@ import { VERSION } from '../version.ts';
 import { channelsFor, pairDenied, type Pair } from './access.ts';
 import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER } from '../domain/stream-close-codes.ts';
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
-import { HEARTBEAT_TOPIC, topicOf, type Format, type StreamHub } from './hub.ts';
+import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
 import { refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
+import type { DialectContext, DialectSession, KeyOutcome, RequestOutcome } from './compat/session.ts';
 
 export interface StreamLimits {
   maxSubscriptions: number;
@@ -61,7 +63,8 @@ export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes 
 export interface ConnData {
   id: string;
   account: Account;
-  format: Format;
+  /** The native format, or for a dialect's connection its audience (its topics' prefix). */
+  format: Audience;
   /** Active subscriptions: `channel|symbol` → pair. */
   subs: Map<string, Pair>;
   frames: number;
@@ -75,6 +78,8 @@ export interface ConnData {
    * refused upgrade, so it is accepted only to carry the error frame and the close code.
    */
   refused: RefusedKey | null;
+  /** A compatibility dialect's connection: it speaks the vendor's frames (null: native). */
+  session: DialectSession | null;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -147,7 +152,10 @@ export function createStream(deps: StreamDeps) {
     counts.bytesOut += payload.length;
     ws.send(payload);
   };
-  const send = (ws: ServerWebSocket<ConnData>, frame: Record<string, unknown>) => sendRaw(ws, ws.data.format === 'json' ? JSON.stringify(frame) : packObject(frame));
+  const send = (ws: ServerWebSocket<ConnData>, frame: Record<string, unknown>) => {
+    if (ws.data.session !== null) return ws.data.session.notice(ws, frame);
+    sendRaw(ws, ws.data.format === 'json' ? JSON.stringify(frame) : packObject(frame));
+  };
   const refuse = (status: number, message: string, rate?: Parameters<typeof refusal>[2], nowMs?: number) => {
     countIn(counts.refused, status);
     return refusal(status, message, rate, nowMs);
@@ -179,7 +187,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused, session: null };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -193,10 +201,47 @@ export function createStream(deps: StreamDeps) {
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
+
+  /**
+   * Upgrades a compatibility dialect's connection: the key comes later, in the dialect's auth
+   * frame (checkKey), and the connection counts under its key once admitted.
+   */
+  function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: 0, slowSweeps: null, refused: null, session };
+    if (server.upgrade(req, { data })) return undefined;
+    return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
+  }
+
+  const dialectContext: DialectContext = {
+    checkKey(ws, key): KeyOutcome {
+      const auth = deps.auth.authenticate(key);
+      if (auth.ok) return auth;
+      // As a refused upgrade: a bad key costs the address one call of the keyless limiter.
+      const state = deps.auth.anonymous.take(ws.remoteAddress || 'unknown');
+      if (!state.allowed) return { ok: false, rateLimited: true, message: 'rate limit exceeded' };
+      return { ok: false, rateLimited: false, message: auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : auth.code === 'PLAN_MISSING' ? 'plan not offered by this server' : 'invalid API key') };
+    },
+    admit(ws, account) {
+      if (open.has(ws)) return true;
+      if ((perKey.get(account.id) ?? 0) >= connectionLimit(account)) return false;
+      ws.data.account = account;
+      ws.data.replayLeft = replayBudget();
+      open.add(ws);
+      counts.opened++;
+      perKey.set(account.id, (perKey.get(account.id) ?? 0) + 1);
+      deps.hub.dialectConnections++;
+      return true;
+    },
+    request(ws, req): RequestOutcome {
+      if (!open.has(ws)) return { ok: false, code: 'unauthorized', message: 'not authenticated' };
+      const frame = applyRequest(ws, req);
+      return frame.type === 'error' ? { ok: false, code: frame.code as ErrorCode, message: String(frame.message) } : { ok: true };
+    },
+  };
 
   /**
    * Replayed ticks a connection may have per 10-second window: a frame's replay costs a store read
@@ -254,8 +299,14 @@ export function createStream(deps: StreamDeps) {
   }
 
   function onRequest(ws: ServerWebSocket<ConnData>, req: SubscribeRequest): void {
+    const frame = applyRequest(ws, req);
+    send(ws, frame.type === 'error' ? frame : { ...frame, subscriptions: active(ws) });
+  }
+
+  /** Applies a request; returns its acknowledgement (without the subscription list) or its error frame. */
+  function applyRequest(ws: ServerWebSocket<ConnData>, req: SubscribeRequest): Record<string, unknown> {
     const resolved = resolvePairs(req, ws.data.account);
-    if ('code' in resolved) return fail(ws, resolved.code, resolved.message, req.id);
+    if ('code' in resolved) return errorFrame(resolved.code, resolved.message, req.id);
     const subs = ws.data.subs;
     const fmt = ws.data.format;
     const keyOf = (p: Pair) => `${p.channel.name}|${p.entry ? p.entry.symbol : '*'}`;
@@ -263,13 +314,13 @@ export function createStream(deps: StreamDeps) {
       for (const pair of resolved.pairs) {
         if (subs.delete(keyOf(pair))) ws.unsubscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
       }
-      return send(ws, { type: 'unsubscribed', ...(req.id !== null && { id: req.id }), subscriptions: active(ws) });
+      return { type: 'unsubscribed', ...(req.id !== null && { id: req.id }) };
     }
     const fresh = resolved.pairs.filter((p) => !subs.has(keyOf(p)) && !(p.entry && subs.has(`${p.channel.name}|*`)));
     const unique = new Map(fresh.map((p) => [keyOf(p), p]));
     const maxSubscriptions = subscriptionLimit(ws.data.account);
     if (subs.size + unique.size > maxSubscriptions) {
-      return fail(ws, 'too_many_subscriptions', `too many subscriptions: at most ${maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
+      return errorFrame('too_many_subscriptions', `too many subscriptions: at most ${maxSubscriptions} channel × symbol pairs per connection (${subs.size} active)`, req.id);
     }
     let replayed = 0;
     let snapshots = 0;
@@ -299,7 +350,7 @@ export function createStream(deps: StreamDeps) {
       subs.set(key, pair);
       ws.subscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
     }
-    send(ws, { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, ...(req.since !== null && { replay }), ...(req.snapshot && { snapshots }), subscriptions: active(ws) });
+    return { type: 'subscribed', ...(req.id !== null && { id: req.id }), replayed, ...(req.since !== null && { replay }), ...(req.snapshot && { snapshots }) };
   }
 
   const websocket: WebSocketHandler<ConnData> = {
@@ -318,10 +369,11 @@ export function createStream(deps: StreamDeps) {
         ws.close(refused.closeCode, refused.message.slice(0, 120));
         return;
       }
+      if (ws.data.session !== null) return ws.data.session.open(ws);
       open.add(ws);
       counts.opened++;
       perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
-      ws.subscribe(HEARTBEAT_TOPIC[ws.data.format]);
+      ws.subscribe(HEARTBEAT_TOPIC[ws.data.format as Format]);
       send(ws, {
         type: 'ready',
         session_id: ws.data.id,
@@ -353,15 +405,17 @@ export function createStream(deps: StreamDeps) {
         ws.close(CLOSE_FLOOD, 'too many frames');
         return;
       }
+      if (ws.data.session !== null) return ws.data.session.message(ws, message, dialectContext);
       if (typeof message !== 'string') return fail(ws, 'bad_frame', 'send requests as JSON text frames', null);
       const parsed = parseClientFrame(message);
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
       onRequest(ws, parsed.request);
     },
     close(ws, code) {
-      if (ws.data.refused !== null) return;
+      // Not counted: a refused connection, or a dialect's that never authenticated.
+      if (!open.delete(ws)) return;
       countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
-      open.delete(ws);
+      if (ws.data.session !== null) deps.hub.dialectConnections--;
       const n = (perKey.get(ws.data.account.id) ?? 1) - 1;
       if (n <= 0) perKey.delete(ws.data.account.id);
       else perKey.set(ws.data.account.id, n);
@@ -387,7 +441,7 @@ export function createStream(deps: StreamDeps) {
         data.slowSweeps = 0;
         for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
         data.subs.clear();
-        ws.unsubscribe(HEARTBEAT_TOPIC[data.format]);
+        if (data.session === null) ws.unsubscribe(HEARTBEAT_TOPIC[data.format as Format]);
       }
     }
   }
@@ -402,6 +456,7 @@ export function createStream(deps: StreamDeps) {
 
   return {
     upgrade,
+    upgradeDialect,
     websocket,
     limits,
     counts,

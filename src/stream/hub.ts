@@ -1,15 +1,28 @@
 // The live stream: subscribes once to the ingest path's ticks, encodes each tick once per format
 // and fans it out with Bun's native topic publish (never a loop over clients in JavaScript).
 // Topics: `<format>|<channel>|<symbol>`, and `<format>|<channel>|*` for whole channels.
+// Compatibility dialects (compat/) are audiences of their own (`~name` topics), encoded only while
+// a dialect connection is open and only for topics with subscribers.
 import type { Server } from 'bun';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
 import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, tradeJson } from './messages.ts';
 
 export type Format = 'json' | 'msgpack';
+/** Who a topic is encoded for: a native format, or a compatibility dialect (`~massive`, ...). */
+export type Audience = Format | `~${string}`;
 
-export function topicOf(format: Format, channel: string, symbol: string): string {
-  return `${format === 'json' ? 'j' : 'm'}|${channel}|${symbol}`;
+export function topicOf(audience: Audience, channel: string, symbol: string): string {
+  return `${audience === 'json' ? 'j' : audience === 'msgpack' ? 'm' : audience}|${channel}|${symbol}`;
+}
+
+type QuoteValues = { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null };
+
+/** A dialect's encoding of one tick, or null when the dialect has no event for it (a class or market it does not serve). */
+export interface DialectEncoder {
+  audience: `~${string}`;
+  quote(entry: SymbolEntry, seq: number, q: QuoteValues): string | Uint8Array | null;
+  trade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): string | Uint8Array | null;
 }
 
 export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } as const;
@@ -19,7 +32,7 @@ export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } a
  * set on perpetual composites (their frames carry `source_count`) and null on spot lines.
  */
 export interface TickSink {
-  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }, sourceCount: number | null): void;
+  onQuote(entry: SymbolEntry, seq: number, q: QuoteValues, sourceCount: number | null): void;
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
 }
 
@@ -29,15 +42,25 @@ export class StreamHub implements TickSink {
   published = 0;
   /** Their payload bytes, per receiving connection. */
   publishedBytes = 0;
+  private readonly dialects: DialectEncoder[] = [];
+  /** Open dialect connections: while there are none, ticks cost the dialects one comparison. */
+  dialectConnections = 0;
 
   constructor(private readonly clock: Clock) {}
+
+  addDialect(encoder: DialectEncoder): void {
+    this.dialects.push(encoder);
+  }
 
   attach(server: Server<unknown>): void {
     this.server = server;
   }
 
-  onQuote(entry: SymbolEntry, seq: number, q: { tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null }, sourceCount: number | null): void {
+  onQuote(entry: SymbolEntry, seq: number, q: QuoteValues, sourceCount: number | null): void {
     const channel = `${entry.assetClass}.quotes`;
+    if (this.dialectConnections > 0) {
+      for (const d of this.dialects) this.fanOutDialect(d.audience, channel, entry.symbol, () => d.quote(entry, seq, q));
+    }
     if (sourceCount !== null) {
       this.fanOut(
         channel,
@@ -57,6 +80,9 @@ export class StreamHub implements TickSink {
 
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void {
     const channel = `${entry.assetClass}.trades`;
+    if (this.dialectConnections > 0) {
+      for (const d of this.dialects) this.fanOutDialect(d.audience, channel, entry.symbol, () => d.trade(entry, seq, tsMs, price, size));
+    }
     if (sourceCount !== null) {
       this.fanOut(
         channel,
@@ -98,6 +124,21 @@ export class StreamHub implements TickSink {
       this.published += mCount;
       this.publishedBytes += mCount * bytes.length;
     }
+  }
+
+  /** A dialect's topics for one tick, encoded only if subscribed (dialects have no composite fields). */
+  private fanOutDialect(audience: Audience, channel: string, symbol: string, encode: () => string | Uint8Array | null): void {
+    const server = this.server;
+    if (!server) return;
+    const topic = topicOf(audience, channel, symbol);
+    const all = topicOf(audience, channel, '*');
+    const count = server.subscriberCount(topic) + server.subscriberCount(all);
+    if (count === 0) return;
+    const payload = encode();
+    if (payload === null) return;
+    server.publish(topic, payload);
+    server.publish(all, payload);
+    this.published += count;
   }
 
   /** One heartbeat per interval to every connection (each is subscribed to its format's topic). */

@@ -1,0 +1,79 @@
+// The Alpaca market data dialect's feeds and messages: stocks on /v2/{feed} (`AAPL`) and crypto
+// on /v1beta3/crypto/us (`BTC/USD`), and how a tick reads as the vendor's trade (`T:"t"`) and
+// quote (`T:"q"`) in its array framing: JSON with RFC 3339 times, or msgpack with the timestamp
+// extension (chosen by the upgrade's Content-Type). `i` carries mds's per-symbol sequence number.
+import type { SymbolEntry } from '../../domain/instrument.ts';
+import { pairFromVendor, stockFromTicker, tickerOfStock, vendorPair } from '../../domain/compat-tickers.ts';
+import type { DialectEncoder } from '../hub.ts';
+import { packObject } from '../messages.ts';
+
+export const ALPACA_JSON_AUDIENCE = '~alpaca';
+export const ALPACA_MSGPACK_AUDIENCE = '~alpaca.m';
+
+export interface AlpacaFeed {
+  assetClass: 'stocks' | 'crypto';
+  symbolOf(vendor: string): string | null;
+  tickerOf(symbol: string): string | null;
+  /** The channels the subscription message lists besides trades and quotes (always empty here). */
+  otherLists: readonly string[];
+}
+
+export const ALPACA_STOCKS: AlpacaFeed = {
+  assetClass: 'stocks',
+  symbolOf: (t) => (/^[A-Za-z0-9.\-]{1,20}$/.test(t) ? stockFromTicker(t) : null),
+  tickerOf: tickerOfStock,
+  otherLists: ['bars', 'updatedBars', 'dailyBars', 'statuses', 'lulds'],
+};
+
+export const ALPACA_CRYPTO: AlpacaFeed = {
+  assetClass: 'crypto',
+  symbolOf: (t) => pairFromVendor(t, '/'),
+  tickerOf: (s) => vendorPair(s, '/'),
+  otherLists: ['bars', 'updatedBars', 'dailyBars', 'orderbooks'],
+};
+
+const FEEDS: Partial<Record<string, AlpacaFeed>> = { stocks: ALPACA_STOCKS, crypto: ALPACA_CRYPTO };
+
+/** RFC 3339 with nine fractional digits, as the vendor writes times (mds times are milliseconds). */
+export function rfc3339Nanos(tsMs: number): string {
+  return `${new Date(tsMs).toISOString().slice(0, -1)}000000Z`;
+}
+
+type Message = Record<string, unknown>;
+
+function tradeMessage(entry: SymbolEntry, seq: number, price: number, size: number | null, t: unknown): Message | null {
+  const symbol = FEEDS[entry.assetClass]?.tickerOf(entry.symbol);
+  if (symbol === undefined || symbol === null) return null;
+  return size === null ? { T: 't', S: symbol, i: seq, p: price, t } : { T: 't', S: symbol, i: seq, p: price, s: size, t };
+}
+
+function quoteMessage(entry: SymbolEntry, q: { bid: number; ask: number; bidSize: number | null; askSize: number | null }, t: unknown): Message | null {
+  const symbol = FEEDS[entry.assetClass]?.tickerOf(entry.symbol);
+  if (symbol === undefined || symbol === null) return null;
+  return { T: 'q', S: symbol, bp: q.bid, ...(q.bidSize !== null && { bs: q.bidSize }), ap: q.ask, ...(q.askSize !== null && { as: q.askSize }), t };
+}
+
+export const ALPACA_JSON_ENCODER: DialectEncoder = {
+  audience: ALPACA_JSON_AUDIENCE,
+  trade(entry, seq, tsMs, price, size) {
+    const m = tradeMessage(entry, seq, price, size, null);
+    return m === null ? null : JSON.stringify([{ ...m, t: rfc3339Nanos(tsMs) }]);
+  },
+  quote(entry, _seq, q) {
+    const m = quoteMessage(entry, q, null);
+    return m === null ? null : JSON.stringify([{ ...m, t: rfc3339Nanos(q.tsMs) }]);
+  },
+};
+
+/** A Date packs as the msgpack timestamp extension, which the vendor's clients read as the time. */
+export const ALPACA_MSGPACK_ENCODER: DialectEncoder = {
+  audience: ALPACA_MSGPACK_AUDIENCE,
+  trade(entry, seq, tsMs, price, size) {
+    const m = tradeMessage(entry, seq, price, size, new Date(tsMs));
+    return m === null ? null : packObject([m]);
+  },
+  quote(entry, _seq, q) {
+    const m = quoteMessage(entry, q, new Date(q.tsMs));
+    return m === null ? null : packObject([m]);
+  },
+};
