@@ -143,6 +143,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   for (const { id, plan } of auth.keysWithoutPlan()) logger.warn(`key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
   const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
   pipeline.subscribe(hub);
+  pipeline.subscribeBars(hub);
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));

@@ -8,6 +8,12 @@ import type { Store } from '../store/index.ts';
 
 const COARSER: readonly Timeframe[] = TIMEFRAMES.filter((tf) => tf !== '1m');
 
+/**
+ * Told of each 1-minute bar as it is sealed (it never changes after), with the day's bar in
+ * progress that now holds it. Both are the builder's own objects: read them during the call.
+ */
+export type MinuteSealed = (symId: number, minute: Readonly<Bar>, day: Readonly<Bar> | null) => void;
+
 interface Series {
   symId: number;
   align: BarAlignment;
@@ -23,6 +29,8 @@ export class BarBuilder {
   /** By symId (a lookup per price), and as a list to sweep. */
   private readonly series: (Series | undefined)[] = [];
   private readonly all: Series[] = [];
+  /** Set by the ingest path while something listens for sealed bars; one check per sealed minute otherwise. */
+  onMinuteSealed: MinuteSealed | null = null;
 
   constructor(
     private readonly store: Store,
@@ -126,5 +134,6 @@ export class BarBuilder {
       }
       this.store.setOpenBar(s.symId, tf, s.coarse.get(tf)!);
     }
+    this.onMinuteSealed?.(s.symId, minute, s.coarse.get('1d') ?? null);
   }
 }

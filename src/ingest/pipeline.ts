@@ -5,6 +5,7 @@
 // feed: `sim-1`); inside, each name is a small integer, the index into every book.
 import { ASSET_CLASSES, CLASS_POLICY } from '../domain/asset-classes.ts';
 import { midScaleOf, roundedMid } from '../domain/mid-price.ts';
+import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
 import { alignmentFor } from '../market/bar-alignment.ts';
@@ -26,6 +27,15 @@ export interface TickListener {
   /** `q` is reused for the next tick: read it during the call, copy it to keep it. */
   onQuote(entry: SymbolEntry, seq: number, q: ConsolidatedQuote, sourceCount: number | null): void;
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
+}
+
+/**
+ * What the path publishes of bars: each 1-minute bar once sealed (written, never to change), and
+ * the day's bar in progress with that minute folded in (null when the symbol has none). The bar
+ * builder stays the one writer; listeners only read, during the call.
+ */
+export interface BarListener {
+  onMinuteBar(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): void;
 }
 
 /** A trade of a perpetual that passed, with the sources that counted when it printed. */
@@ -73,6 +83,7 @@ export class Pipeline {
   /** By symId. */
   private readonly lines: (Line | undefined)[] = [];
   private readonly listeners: TickListener[] = [];
+  private readonly barListeners: BarListener[] = [];
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
   private readonly rules: CompositeRules;
@@ -133,6 +144,17 @@ export class Pipeline {
     return () => {
       const at = this.listeners.indexOf(listener);
       if (at >= 0) this.listeners.splice(at, 1);
+    };
+  }
+
+  /** Reports sealed bars to `listener`; the bar builder calls out only while one is subscribed. */
+  subscribeBars(listener: BarListener): () => void {
+    this.barListeners.push(listener);
+    this.bars.onMinuteSealed = (symId, minute, day) => this.publishBar(symId, minute, day);
+    return () => {
+      const at = this.barListeners.indexOf(listener);
+      if (at >= 0) this.barListeners.splice(at, 1);
+      if (this.barListeners.length === 0) this.bars.onMinuteSealed = null;
     };
   }
 
@@ -239,6 +261,13 @@ export class Pipeline {
   /** The last perpetual trade that passed since the server started, or null. */
   lastTrade(symId: number): CompositeTrade | null {
     return this.lines[symId]?.lastTrade ?? null;
+  }
+
+  private publishBar(symId: number, minute: Readonly<Bar>, day: Readonly<Bar> | null): void {
+    const line = this.lines[symId];
+    if (line === undefined) return;
+    const listeners = this.barListeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onMinuteBar(line.entry, minute, day);
   }
 
   private publishSpot(line: Line, c: ConsolidatedQuote | null): void {

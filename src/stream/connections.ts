@@ -16,7 +16,7 @@ import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER }
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
-import { CHANNELS, errorFrame, parseChannel, parseClientFrame, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
+import { CHANNELS, errorFrame, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
 import { refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
@@ -254,7 +254,7 @@ export function createStream(deps: StreamDeps) {
   const active = activeSubscriptions;
 
   /** Resolves every channel × symbol of a request, or says what is wrong (nothing changes then). */
-  function resolvePairs(req: SubscribeRequest, account: Account): { pairs: Pair[] } | { code: ErrorCode; message: string } {
+  function resolvePairs(req: SubscribeRequest, account: Account, isDialect: boolean): { pairs: Pair[] } | { code: ErrorCode; message: string } {
     // Before any work: a frame may name no more pairs than the connection may hold, so its cost is
     // bounded by what it could change (the lists are deduplicated by the parser).
     const maxPairs = subscriptionLimit(account);
@@ -264,7 +264,7 @@ export function createStream(deps: StreamDeps) {
     }
     const channels: Channel[] = [];
     for (const name of req.channels) {
-      const channel = parseChannel(name);
+      const channel = parseChannel(name) ?? (isDialect ? parseDialectChannel(name) : null);
       if (!channel) return { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(name.slice(0, 40))}: channels are ${CHANNELS.join(', ')}` };
       // The class first, as on REST: a class outside the plan is named before any symbol problem.
       const denied = req.action === 'subscribe' ? classAccessDenied(account, channel.assetClass) : null;
@@ -305,7 +305,7 @@ export function createStream(deps: StreamDeps) {
 
   /** Applies a request; returns its acknowledgement (without the subscription list) or its error frame. */
   function applyRequest(ws: ServerWebSocket<ConnData>, req: SubscribeRequest): Record<string, unknown> {
-    const resolved = resolvePairs(req, ws.data.account);
+    const resolved = resolvePairs(req, ws.data.account, ws.data.session !== null);
     if ('code' in resolved) return errorFrame(resolved.code, resolved.message, req.id);
     const subs = ws.data.subs;
     const fmt = ws.data.format;

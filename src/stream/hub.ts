@@ -2,8 +2,10 @@
 // and fans it out with Bun's native topic publish (never a loop over clients in JavaScript).
 // Topics: `<format>|<channel>|<symbol>`, and `<format>|<channel>|*` for whole channels.
 // Compatibility dialects (compat/) are audiences of their own (`~name` topics), encoded only while
-// a dialect connection is open and only for topics with subscribers.
+// a dialect connection is open and only for topics with subscribers; sealed minute bars go to them
+// alone (`<class>.bars`, `<class>.dailyBars`): the native stream has no bar channel.
 import type { Server } from 'bun';
+import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
 import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, tradeJson } from './messages.ts';
@@ -23,6 +25,10 @@ export interface DialectEncoder {
   audience: `~${string}`;
   quote(entry: SymbolEntry, seq: number, q: QuoteValues): string | Uint8Array | null;
   trade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null): string | Uint8Array | null;
+  /** A sealed minute bar, with the day's bar in progress that holds it (null when there is none). */
+  bar?(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): string | Uint8Array | null;
+  /** The day's bar in progress, updated by a sealed minute. */
+  dailyBar?(entry: SymbolEntry, day: Readonly<Bar>): string | Uint8Array | null;
 }
 
 export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } as const;
@@ -36,7 +42,12 @@ export interface TickSink {
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
 }
 
-export class StreamHub implements TickSink {
+/** What the ingest path calls for each sealed minute bar (its BarListener shape). */
+export interface BarSink {
+  onMinuteBar(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): void;
+}
+
+export class StreamHub implements TickSink, BarSink {
   private server: Server<unknown> | null = null;
   /** Frames published (one per receiving connection): ticks and heartbeats. */
   published = 0;
@@ -98,6 +109,22 @@ export class StreamHub implements TickSink {
       () => tradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs),
       () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, seq }),
     );
+  }
+
+  /** Once per symbol and minute; only dialects have bar channels. */
+  onMinuteBar(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): void {
+    if (this.dialectConnections === 0) return;
+    const bars = `${entry.assetClass}.bars`;
+    for (const d of this.dialects) {
+      const bar = d.bar;
+      if (bar) this.fanOutDialect(d.audience, bars, entry.symbol, () => bar(entry, minute, day));
+    }
+    if (day === null) return;
+    const daily = `${entry.assetClass}.dailyBars`;
+    for (const d of this.dialects) {
+      const dailyBar = d.dailyBar;
+      if (dailyBar) this.fanOutDialect(d.audience, daily, entry.symbol, () => dailyBar(entry, day));
+    }
   }
 
   /** Publishes one tick to the symbol's and the whole channel's topics, encoding each format only if it has subscribers. */

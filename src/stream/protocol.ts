@@ -4,7 +4,9 @@
 import type { AssetClass } from '../domain/asset-classes.ts';
 import { STREAM_CHANNELS, STREAM_CLASSES, STREAM_MAX_LIST, STREAM_MAX_NAME, type StreamErrorCode } from '../domain/stream-frames.ts';
 
-export type StreamKind = 'quotes' | 'trades';
+/** Bar kinds exist only for compatibility dialects: the native stream has no bar channel. */
+export type DialectKind = 'bars' | 'dailyBars';
+export type StreamKind = 'quotes' | 'trades' | DialectKind;
 export const CHANNELS: readonly string[] = STREAM_CHANNELS;
 
 export interface Channel {
@@ -16,6 +18,14 @@ export interface Channel {
 export function parseChannel(name: string): Channel | null {
   const [cls, kind, extra] = name.split('.');
   if (extra !== undefined || (kind !== 'quotes' && kind !== 'trades')) return null;
+  if (!(STREAM_CLASSES as readonly string[]).includes(cls ?? '')) return null;
+  return { name, assetClass: cls as AssetClass, kind };
+}
+
+/** A channel a dialect's session may ask for besides the native ones: `<class>.bars`, `<class>.dailyBars`. */
+export function parseDialectChannel(name: string): Channel | null {
+  const [cls, kind, extra] = name.split('.');
+  if (extra !== undefined || (kind !== 'bars' && kind !== 'dailyBars')) return null;
   if (!(STREAM_CLASSES as readonly string[]).includes(cls ?? '')) return null;
   return { name, assetClass: cls as AssetClass, kind };
 }

@@ -128,9 +128,9 @@ describe('raw protocol (JSON)', () => {
     expect(await c.next()).toEqual({ T: 'error', code: 400, msg: 'invalid syntax' });
   });
 
-  test('an unknown symbol is 400 and the others stay subscribed; bars are 409 (not offered)', async () => {
+  test('an unknown symbol is 400 and the others stay subscribed; statuses are 409 (not offered)', async () => {
     await using c = await authed('/v2/iex');
-    c.send({ action: 'subscribe', quotes: ['AAPL', 'NOPE123'], bars: ['AAPL'] });
+    c.send({ action: 'subscribe', quotes: ['AAPL', 'NOPE123'], statuses: ['AAPL'] });
     await c.next((e) => e.T === 'subscription');
     expect(c.frames.at(-1)).toEqual([
       { T: 'error', code: 409, msg: 'insufficient subscription' },

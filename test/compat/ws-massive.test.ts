@@ -133,12 +133,12 @@ describe('raw protocol', () => {
 
   test('bad params are refused one by one; the good ones are subscribed', async () => {
     await using c = await authed('stocks');
-    c.send({ action: 'subscribe', params: 'T.AAPL, AM.AAPL,XT.BTC-USD,T.NOPE123,Q' });
+    c.send({ action: 'subscribe', params: 'T.AAPL, A.AAPL,XT.BTC-USD,T.NOPE123,Q' });
     await c.next((e) => isStatus(e) && e.message.startsWith('unknown ticker'));
     expect(c.frames.at(-1)).toEqual([
       { ev: 'status', status: 'success', message: 'subscribed to: T.AAPL' },
-      { ev: 'status', status: 'error', message: 'AM.AAPL: aggregates are not offered on this server: build bars from trades, or read them from the REST aggregates' },
-      { ev: 'status', status: 'error', message: 'unknown event type "XT" for the stocks cluster: it offers T, Q' },
+      { ev: 'status', status: 'error', message: 'A.AAPL: per-second aggregates are not offered on this server (mds builds bars by the minute): subscribe to the per-minute aggregates' },
+      { ev: 'status', status: 'error', message: 'unknown event type "XT" for the stocks cluster: it offers T, Q, AM' },
       { ev: 'status', status: 'error', message: 'unknown ticker in T.NOPE123' },
       { ev: 'status', status: 'error', message: 'unknown ticker in Q' },
     ]);

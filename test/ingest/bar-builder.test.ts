@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import type { Bar } from '../../src/domain/bar.ts';
+import { rollUp, type Bar } from '../../src/domain/bar.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../src/domain/timeframes.ts';
 import { BarBuilder } from '../../src/ingest/bar-builder.ts';
 import { alignmentFor, type BarAlignment } from '../../src/market/bar-alignment.ts';
@@ -118,6 +118,41 @@ describe('BarBuilder', () => {
         expectSealedBarsEqualAggregation(store, symId, feeder.accepted, utcBucket);
       }),
       { numRuns: 60 },
+    );
+    await store.close();
+  });
+
+  test('each sealed minute is reported once, in order, equal to the stored bar, with the day bar rolled up to it', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    let symId = 100;
+    fc.assert(
+      fc.property(start, fc.array(step, { minLength: 1, maxLength: 150 }), (t0, steps) => {
+        const builder = new BarBuilder(store);
+        builder.track(++symId, CRYPTO);
+        const reported: { minute: Bar; day: Bar | null }[] = [];
+        // Copies: the builder's objects are read during the call only.
+        builder.onMinuteSealed = (id, minute, day) => {
+          expect(id).toBe(symId);
+          reported.push({ minute: { ...minute }, day: day && { ...day } });
+        };
+        const feeder = new Feeder(builder, symId);
+        let t = t0;
+        for (const s of steps) {
+          t += s.gapMs;
+          if (s.sealNow) builder.sealDue(t);
+          feeder.feed({ t, p: s.price / 100, milli: s.milli });
+        }
+        builder.sealDue(FAR_FUTURE);
+        const minutes = reported.map((r) => r.minute);
+        expect(minutes).toEqual(unpack(store.barsInRange(symId, '1m', t0 - DAY_MS, FAR_FUTURE)));
+        for (const [i, r] of reported.entries()) {
+          const dayStart = utcBucket('1d')(r.minute.t);
+          const sameDay = minutes.slice(0, i + 1).filter((m) => m.t >= dayStart);
+          expect(r.day).toEqual(rollUp(sameDay, utcBucket('1d'))[0]!);
+        }
+      }),
+      { numRuns: 40 },
     );
     await store.close();
   });

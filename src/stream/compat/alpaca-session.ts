@@ -1,6 +1,7 @@
 // An Alpaca market data WebSocket connection (/v2/{feed} for stocks, /v1beta3/crypto/us): the
 // `{"action":"auth","key":K,"secret":S}` frame with an mds key as `key` (the secret is not
-// checked: mds keys are one secret), then subscribe/unsubscribe by `trades` and `quotes` lists;
+// checked: mds keys are one secret), then subscribe/unsubscribe by `trades`, `quotes`, `bars` and
+// `dailyBars` lists;
 // answers are the vendor's `success`, `error` (its numeric codes) and `subscription` messages, in
 // JSON or msgpack as the connection was opened. Each symbol is one native request, so an unknown
 // or refused symbol leaves the others subscribed; the subscription message says what holds.
@@ -23,9 +24,12 @@ export const ALPACA_ERRORS = {
 } as const;
 type AlpacaCode = keyof typeof ALPACA_ERRORS;
 
-const SUPPORTED = { trades: 'trades', quotes: 'quotes' } as const;
-/** The vendor's other channels: a non-empty list is answered 409 (not offered here). */
-const UNSUPPORTED = ['bars', 'updatedBars', 'dailyBars', 'statuses', 'lulds', 'orderbooks', 'imbalances', 'corrections', 'cancelErrors', 'news'] as const;
+const SUPPORTED = { trades: 'trades', quotes: 'quotes', bars: 'bars', dailyBars: 'dailyBars' } as const;
+/**
+ * The vendor's other channels: a non-empty list is answered 409 (not offered here). mds seals a
+ * minute bar once and never revises it, so there are no `updatedBars` to send.
+ */
+const UNSUPPORTED = ['updatedBars', 'statuses', 'lulds', 'orderbooks', 'imbalances', 'corrections', 'cancelErrors', 'news'] as const;
 const MAX_SYMBOLS = 1000;
 const CLOSE_POLICY = 1008;
 
@@ -125,12 +129,12 @@ export class AlpacaSession implements DialectSession {
 
   /** The connection's whole subscription, in the vendor's names. */
   private subscription(ws: DialectWs): Message {
-    const lists: Record<string, string[]> = { trades: [], quotes: [] };
+    const lists: Record<string, string[]> = { trades: [], quotes: [], bars: [], dailyBars: [] };
     for (const pair of ws.data.subs.values()) {
       const name = pair.channel.kind;
       lists[name]!.push(pair.entry === null ? '*' : (this.feed.tickerOf(pair.entry.symbol) ?? pair.entry.symbol));
     }
-    const message: Message = { T: 'subscription', trades: lists.trades, quotes: lists.quotes };
+    const message: Message = { T: 'subscription', trades: lists.trades, quotes: lists.quotes, bars: lists.bars, updatedBars: [], dailyBars: lists.dailyBars };
     for (const name of this.feed.otherLists) message[name] = [];
     // The vendor lists trade corrections and cancels with the trades they belong to.
     if (this.feed.assetClass === 'stocks') Object.assign(message, { corrections: lists.trades, cancelErrors: lists.trades });

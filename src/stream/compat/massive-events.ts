@@ -1,8 +1,11 @@
 // The Massive (formerly Polygon.io) dialect's clusters and events: which `EV.TICKER` params each
 // cluster path takes, the mds channel and symbol they stand for, and how a tick reads as the
-// vendor's event (`T`, `Q`, `XT`, `XQ`, `C`, `V`) in its batched JSON-array framing.
+// vendor's event (`T`, `Q`, `XT`, `XQ`, `C`, `V`) and a sealed minute bar as its per-minute
+// aggregate (`AM`, `XA`, `CA`) in its batched JSON-array framing.
 // `i` and `q` carry mds's per-symbol sequence number (the vendor's trade id and sequence number).
+import type { Bar } from '../../domain/bar.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
+import { MINUTE_MS } from '../../domain/timeframes.ts';
 import { indexFromTicker, pairFromVendor, stockFromTicker, tickerOfIndex, tickerOfStock, vendorPair } from '../../domain/compat-tickers.ts';
 import { midScaleOf, roundedMid } from '../../domain/mid-price.ts';
 import type { DialectEncoder } from '../hub.ts';
@@ -28,15 +31,16 @@ export interface MassiveCluster {
 const stockEvent = (channel: string): MassiveEvent => ({ channel, symbolOf: (t) => (/^[A-Za-z0-9.\-]{1,20}$/.test(t) ? stockFromTicker(t) : null), tickerOf: tickerOfStock });
 const cryptoEvent = (channel: string): MassiveEvent => ({ channel, symbolOf: (t) => pairFromVendor(t, '-'), tickerOf: (s) => vendorPair(s, '-') });
 // Forex tickers are `EUR/USD` (the slash may be left out).
-const forexEvent: MassiveEvent = { channel: 'forex.quotes', symbolOf: (t) => (/^[A-Za-z]{6}$/.test(t) ? t.toUpperCase() : pairFromVendor(t, '/')), tickerOf: (s) => (/^[A-Z]{6}$/.test(s) ? vendorPair(s, '/') : null) };
-const indexEvent: MassiveEvent = { channel: 'indices.quotes', symbolOf: indexFromTicker, tickerOf: tickerOfIndex };
+const forexTickerOf = (s: string) => (/^[A-Z]{6}$/.test(s) ? vendorPair(s, '/') : null);
+const forexEvent = (channel: string): MassiveEvent => ({ channel, symbolOf: (t) => (/^[A-Za-z]{6}$/.test(t) ? t.toUpperCase() : pairFromVendor(t, '/')), tickerOf: forexTickerOf });
+const indexEvent = (channel: string): MassiveEvent => ({ channel, symbolOf: indexFromTicker, tickerOf: tickerOfIndex });
 
-const AGGREGATES = 'aggregates are not offered on this server: build bars from trades, or read them from the REST aggregates';
+const PER_SECOND = 'per-second aggregates are not offered on this server (mds builds bars by the minute): subscribe to the per-minute aggregates';
 export const MASSIVE_CLUSTERS: Readonly<Record<string, MassiveCluster>> = {
-  stocks: { name: 'stocks', events: { T: stockEvent('stocks.trades'), Q: stockEvent('stocks.quotes') }, unsupported: { A: AGGREGATES, AM: AGGREGATES, LULD: 'limit up/limit down events are not offered on this server', NOI: 'imbalance events are not offered on this server', FMV: 'fair market value is not offered on this server' } },
-  crypto: { name: 'crypto', events: { XT: cryptoEvent('crypto.trades'), XQ: cryptoEvent('crypto.quotes') }, unsupported: { XA: AGGREGATES, XAS: AGGREGATES, XL2: 'level 2 books are not offered on this server', FMV: 'fair market value is not offered on this server' } },
-  forex: { name: 'forex', events: { C: forexEvent }, unsupported: { CA: AGGREGATES, CAS: AGGREGATES, FMV: 'fair market value is not offered on this server' } },
-  indices: { name: 'indices', events: { V: indexEvent }, unsupported: { A: AGGREGATES, AM: AGGREGATES } },
+  stocks: { name: 'stocks', events: { T: stockEvent('stocks.trades'), Q: stockEvent('stocks.quotes'), AM: stockEvent('stocks.bars') }, unsupported: { A: PER_SECOND, LULD: 'limit up/limit down events are not offered on this server', NOI: 'imbalance events are not offered on this server', FMV: 'fair market value is not offered on this server' } },
+  crypto: { name: 'crypto', events: { XT: cryptoEvent('crypto.trades'), XQ: cryptoEvent('crypto.quotes'), XA: cryptoEvent('crypto.bars') }, unsupported: { XAS: PER_SECOND, XL2: 'level 2 books are not offered on this server', FMV: 'fair market value is not offered on this server' } },
+  forex: { name: 'forex', events: { C: forexEvent('forex.quotes'), CA: forexEvent('forex.bars') }, unsupported: { CAS: PER_SECOND, FMV: 'fair market value is not offered on this server' } },
+  indices: { name: 'indices', events: { V: indexEvent('indices.quotes'), AM: indexEvent('indices.bars') }, unsupported: { A: PER_SECOND } },
 };
 
 /** The event type and cluster ticker of an mds channel and symbol (for notices about a pair). */
@@ -48,6 +52,34 @@ export function paramOf(cluster: MassiveCluster, channel: string, symbol: string
 }
 
 const size = (name: string, value: number | null) => (value === null ? '' : `,"${name}":${value}`);
+
+/**
+ * A sealed minute as the vendor's per-minute aggregate: `s`/`e` its start and end; `av` (stocks)
+ * the day's volume so far, from the day's bar that holds the minute. mds keeps no trade counts or
+ * VWAP, so `vw`, `a`, `z` and `op` are left out, and so is the volume of a class without one.
+ */
+function minuteAggregate(entry: SymbolEntry, m: Readonly<Bar>, day: Readonly<Bar> | null): string | null {
+  const ohlc = `"o":${m.o},"h":${m.h},"l":${m.l},"c":${m.c}`;
+  const span = `"s":${m.t},"e":${m.t + MINUTE_MS}`;
+  switch (entry.assetClass) {
+    case 'stocks': {
+      const sym = tickerOfStock(entry.symbol);
+      return sym === null ? null : `[{"ev":"AM","sym":"${sym}"${size('v', m.v)}${size('av', day?.v ?? null)},${ohlc},${span}}]`;
+    }
+    case 'crypto': {
+      const pair = vendorPair(entry.symbol, '-');
+      return pair === null ? null : `[{"ev":"XA","pair":"${pair}",${ohlc}${size('v', m.v)},${span}}]`;
+    }
+    case 'forex': {
+      const pair = forexTickerOf(entry.symbol);
+      return pair === null ? null : `[{"ev":"CA","pair":"${pair}",${ohlc}${size('v', m.v)},${span}}]`;
+    }
+    case 'indices':
+      return `[{"ev":"AM","sym":"${tickerOfIndex(entry.symbol)}",${ohlc},${span}}]`;
+    default:
+      return null;
+  }
+}
 
 /** Ticks as Massive events: one event per frame, an array as the vendor batches them. */
 export const MASSIVE_ENCODER: DialectEncoder = {
@@ -74,7 +106,7 @@ export const MASSIVE_ENCODER: DialectEncoder = {
         return pair === null ? null : `[{"ev":"XQ","pair":"${pair}","bp":${q.bid}${size('bs', q.bidSize)},"ap":${q.ask}${size('as', q.askSize)},"t":${q.tsMs}}]`;
       }
       case 'forex': {
-        const pair = forexEvent.tickerOf(entry.symbol);
+        const pair = forexTickerOf(entry.symbol);
         return pair === null ? null : `[{"ev":"C","p":"${pair}","a":${q.ask},"b":${q.bid},"t":${q.tsMs}}]`;
       }
       case 'indices':
@@ -84,4 +116,5 @@ export const MASSIVE_ENCODER: DialectEncoder = {
         return null;
     }
   },
+  bar: minuteAggregate,
 };
