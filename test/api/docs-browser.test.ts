@@ -1,10 +1,10 @@
 // /docs as a new user meets it: a real mds, headless Chromium opens /docs, the reference renders
 // every route (screenshot decoded and not blank), Authorize takes the test key, "Try it out" runs a
 // crypto quote and its answer shows in the page. The browser asks nothing of any host but this server.
-import { describe, expect, test } from 'bun:test';
+import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'puppeteer-core';
 import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
-import { launchChromium } from '../support/browser.ts';
+import { ensureChromium, launchChromium } from '../support/browser.ts';
 import { startServer } from '../support/server.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -56,6 +56,9 @@ async function pictureStats(browser: Browser, png: Uint8Array): Promise<{ width:
 }
 
 describe('/docs in Chromium', () => {
+  // Installing the package (first run on a fresh machine) takes minutes: outside the test's time bound.
+  beforeAll(() => ensureChromium(), 600_000);
+
   test('renders every route, runs a keyed call from Try it out, and loads nothing from elsewhere', async () => {
     await using server = await startServer();
     await using chromium = await launchChromium();

@@ -1,5 +1,7 @@
-// Headless Chromium for tests, from Debian's `chromium` package (.ci/run installs it), driven by
-// puppeteer-core: nothing downloads a browser. A missing browser fails the test with how to install it.
+// Headless Chromium for tests, from Debian's `chromium` package, driven by puppeteer-core: nothing
+// downloads a browser. A missing package is installed with apt-get when the tests run as root (as
+// here and in CI); otherwise the test fails saying how to install it.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
@@ -8,6 +10,17 @@ export const CHROMIUM = process.env.MDS_CHROMIUM ?? '/usr/bin/chromium';
 
 export interface TestBrowser extends AsyncDisposable {
   browser: Browser;
+}
+
+/** Installs Debian's `chromium` when it is missing and this is root with apt-get; call before the test's clock starts. */
+export function ensureChromium(): void {
+  if (existsSync(CHROMIUM) || process.env.MDS_CHROMIUM !== undefined) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !Bun.which('apt-get')) return;
+  for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'chromium']]) {
+    const res = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (res.status !== 0) return;
+  }
 }
 
 export async function launchChromium(): Promise<TestBrowser> {
