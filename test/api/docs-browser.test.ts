@@ -2,9 +2,8 @@
 // every route (screenshot decoded and not blank), Authorize takes the test key, "Try it out" runs a
 // crypto quote and its answer shows in the page. The browser asks nothing of any host but this server.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import type { Browser } from 'puppeteer-core';
 import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
-import { ensureChromium, launchChromium } from '../support/browser.ts';
+import { ensureChromium, launchChromium, pictureStats } from '../support/browser.ts';
 import { startServer } from '../support/server.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -13,46 +12,10 @@ const QUOTE_OP = '#operations-crypto-getCryptoQuote';
 /** What the functions run in the page use of its globals (the project's TypeScript has no DOM library). */
 interface PageGlobals {
   document: {
-    createElement(tag: 'canvas'): {
-      width: number;
-      height: number;
-      getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-    };
     querySelectorAll(selector: string): { length: number };
     addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void;
   };
-  Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
   cspViolations: string[];
-}
-
-/** Decodes a PNG in a blank page's canvas: its size, how many colours, and the share of pixels unlike the corner. */
-async function pictureStats(browser: Browser, png: Uint8Array): Promise<{ width: number; height: number; colours: number; inked: number }> {
-  const page = await browser.newPage();
-  try {
-    return await page.evaluate(async (b64: string) => {
-      const { document, Image } = globalThis as unknown as PageGlobals;
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.naturalWidth;
-      canvas.height = img.naturalHeight;
-      const ctx = canvas.getContext('2d');
-      if (ctx === null) throw new Error('no 2d canvas');
-      ctx.drawImage(img, 0, 0);
-      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-      const colours = new Set<number>();
-      let inked = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        const rgb = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
-        colours.add(rgb);
-        if (rgb !== ((data[0]! << 16) | (data[1]! << 8) | data[2]!)) inked++;
-      }
-      return { width: canvas.width, height: canvas.height, colours: colours.size, inked: inked / (data.length / 4) };
-    }, Buffer.from(png).toString('base64'));
-  } finally {
-    await page.close();
-  }
 }
 
 describe('/docs in Chromium', () => {

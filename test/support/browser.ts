@@ -5,6 +5,18 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
+/** What pictureStats runs in the page uses of its globals (the project's TypeScript has no DOM library). */
+interface CanvasGlobals {
+  document: {
+    createElement(tag: 'canvas'): {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
+  };
+  Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
+}
+
 /** MDS_CHROMIUM names another binary (a Chromium or Chrome build); Debian's package by default. */
 export const CHROMIUM = process.env.MDS_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -40,4 +52,34 @@ export async function launchChromium(): Promise<TestBrowser> {
     ],
   });
   return { browser, [Symbol.asyncDispose]: () => browser.close() };
+}
+
+/** Decodes a PNG in a blank page's canvas: its size, how many colours, and the share of pixels unlike the corner. */
+export async function pictureStats(browser: Browser, png: Uint8Array): Promise<{ width: number; height: number; colours: number; inked: number }> {
+  const page = await browser.newPage();
+  try {
+    return await page.evaluate(async (b64: string) => {
+      const { document, Image } = globalThis as unknown as CanvasGlobals;
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext('2d');
+      if (ctx === null) throw new Error('no 2d canvas');
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      const colours = new Set<number>();
+      let inked = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const rgb = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
+        colours.add(rgb);
+        if (rgb !== ((data[0]! << 16) | (data[1]! << 8) | data[2]!)) inked++;
+      }
+      return { width: canvas.width, height: canvas.height, colours: colours.size, inked: inked / (data.length / 4) };
+    }, Buffer.from(png).toString('base64'));
+  } finally {
+    await page.close();
+  }
 }

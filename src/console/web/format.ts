@@ -1,0 +1,78 @@
+// How the console writes numbers, prices, ages and countdowns.
+
+const grouped = new Intl.NumberFormat('en-US');
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+
+export const fmtInt = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : grouped.format(Math.round(n)));
+export const fmtCompact = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : compact.format(n));
+
+/**
+ * A price with the decimals its size needs: 95,012.34, 1.08453, 0.000123. `digits` fixes them (the
+ * board keeps one symbol's decimals steady, so columns do not jump as trailing zeros come and go).
+ */
+export function fmtPrice(p: number | null | undefined, digits?: number): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  const d = digits ?? priceDigits(p);
+  return p.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+}
+
+export function priceDigits(p: number): number {
+  const a = Math.abs(p);
+  if (a >= 1000) return 2;
+  if (a >= 10) return 3;
+  if (a >= 1) return 5;
+  if (a === 0) return 2;
+  return Math.min(8, 2 - Math.floor(Math.log10(a)) + 3);
+}
+
+export function fmtPercent(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  return `${p > 0 ? '+' : ''}${p.toFixed(2)}%`;
+}
+
+/** 450 ms, 12.3 s, 4 min 12 s, 3 h 05 min, 2 d 4 h. */
+export function fmtAge(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return fmtDuration(ms);
+}
+
+/** A countdown or a span, to the second under an hour: 59 s, 4 min 07 s, 3 h 05 min, 2 d 04 h. */
+export function fmtDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  const hrs = Math.floor(m / 60);
+  if (hrs < 48) return `${hrs} h ${String(m % 60).padStart(2, '0')} min`;
+  return `${Math.floor(hrs / 24)} d ${String(hrs % 24).padStart(2, '0')} h`;
+}
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Wall-clock time in a time zone: `14:05` (`14:05:09` with seconds). */
+export function fmtClock(ms: number, timeZone: string, seconds = false): string {
+  const key = `${timeZone}|${seconds}`;
+  let f = timeFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', ...(seconds && { second: '2-digit' }), hourCycle: 'h23' });
+    timeFormats.set(key, f);
+  }
+  return f.format(ms);
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** `Wed 4 Mar 14:05` in a time zone. */
+export function fmtDateTime(ms: number, timeZone: string): string {
+  let f = dateTimeFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    dateTimeFormats.set(timeZone, f);
+  }
+  return f.format(ms);
+}
+
+/** `YYYY-MM-DD` of a UTC instant (the range routes take UTC dates). */
+export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
