@@ -29,6 +29,8 @@ export interface AccountView {
   quota: { limit: number; used: number; remaining: number; window_days: number; window_start: number; resets_at: number } | null;
   per_minute: { limit: number; used: number; remaining: number; resets_at: number } | null;
   stream: { max_connections: number; max_subscriptions: number };
+  /** The service time of the answer (Unix ms). */
+  as_of: number;
 }
 
 export type Timespan = 'minute' | 'hour' | 'day';

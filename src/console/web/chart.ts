@@ -2,6 +2,7 @@
 // bars), the coverage report's gaps as whitespace slots with a shaded band, the opens of the
 // market's sessions, and the bar in progress extended from the stream's ticks as they arrive.
 // Charting by TradingView's Lightweight Charts (its attribution logo stays on the chart).
+import { now as serverNow } from './clock.ts';
 import { CandlestickSeries, createChart, HistogramSeries, TickMarkType, type CandlestickData, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp, type WhitespaceData } from 'lightweight-charts';
 import type { Bar, Coverage, SessionList } from '../../../client/src/generated.ts';
 import { describeError, type AssetClass, type ConsoleApi, type Timespan } from './api.ts';
@@ -164,7 +165,7 @@ export class ChartPanel {
     setText(this.status, `Loading ${pick.symbol} ${tf.id} bars…`);
     this.release?.();
     this.release = null;
-    const now = Date.now();
+    const now = serverNow();
     const to = utcDate(now);
     const from = utcDate(now - (tf.days - 1) * DAY);
     const market = sessionMarket(pick.cls, pick.symbol);

@@ -2,6 +2,7 @@
 // storage), and shown in the header: the plan, the quota used and left, the per-minute window.
 // GET /account gives the plan and both windows when the page starts; every later answer's
 // X-RateLimit-* headers keep the numbers current without spending calls to ask.
+import { now as serverNow } from './clock.ts';
 import type { AccountView, RateHeaders } from './api.ts';
 import { h, replaceChildren, setText } from './dom.ts';
 import { fmtDuration, fmtInt } from './format.ts';
@@ -88,7 +89,7 @@ export class KeyPanel {
       if (this.quota && this.quota.remaining > 0) this.quota.remaining = Math.max(0, this.quota.remaining - 1);
     } else if (this.quota && r.limit === this.quota.limit) {
       this.quota = { ...r };
-      if (this.minute && this.minute.resetMs > Date.now()) this.minute.remaining = Math.max(0, this.minute.remaining - 1);
+      if (this.minute && this.minute.resetMs > serverNow()) this.minute.remaining = Math.max(0, this.minute.remaining - 1);
     } else if (!this.quota && this.minute === null && !this.unmetered) {
       this.quota = { ...r };
     }
@@ -96,7 +97,7 @@ export class KeyPanel {
   }
 
   private render(): void {
-    const now = Date.now();
+    const now = serverNow();
     const fill = this.meter.firstElementChild as HTMLElement;
     if (this.quota) {
       const used = this.quota.limit - this.quota.remaining;

@@ -4,6 +4,7 @@
 import './console.css';
 import { ConsoleApi, describeError, MdsError, type AccountView } from './api.ts';
 import { ChartPanel } from './chart.ts';
+import { syncClock } from './clock.ts';
 import { h, setText } from './dom.ts';
 import { FeedsPanel } from './feeds.ts';
 import { fmtDuration } from './format.ts';
@@ -37,6 +38,7 @@ async function boot(problem: string | null): Promise<void> {
     return showFatal(`mds did not answer: ${describeError(err)}`);
   }
   storeKey(key);
+  syncClock(account.as_of);
   start(api, account, markets);
 }
 

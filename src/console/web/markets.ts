@@ -3,6 +3,7 @@
 // local time, and a world-time strip of its sessions from 4 hours ago to 20 hours ahead.
 // /markets/status is asked again only when a market's next event has passed (and at most once a
 // minute), so a day of watching costs the key a few dozen calls, not one per second.
+import { now as serverNow } from './clock.ts';
 import type { Market, MarketStatus } from '../../../client/src/generated.ts';
 import { describeError, type ConsoleApi } from './api.ts';
 import { h, setText } from './dom.ts';
@@ -73,7 +74,7 @@ export class MarketsPanel {
   }
 
   private build(markets: Market[]): void {
-    const now = Date.now();
+    const now = serverNow();
     const classMarkets = markets.filter((m) => m.type !== 'stocks');
     const stockMarkets = markets.filter((m) => m.type === 'stocks').sort((a, b) => offsetMinutes(b.timezone, now) - offsetMinutes(a.timezone, now) || a.market.localeCompare(b.market));
     this.rows = [...classMarkets, ...stockMarkets].map((market) => {
@@ -99,7 +100,7 @@ export class MarketsPanel {
   private async refresh(): Promise<void> {
     if (this.fetching) return;
     this.fetching = true;
-    this.lastFetchAt = Date.now();
+    this.lastFetchAt = serverNow();
     try {
       const answer = await this.api.call((c) => c.listMarketStatus({}));
       const byCode = new Map(answer.markets.map((s) => [s.market, s]));
@@ -124,7 +125,7 @@ export class MarketsPanel {
   }
 
   private tick(): void {
-    const now = Date.now();
+    const now = serverNow();
     if (now >= this.nextFetchAt && now - this.lastFetchAt >= MIN_REFRESH_MS) void this.refresh();
     for (const row of this.rows) this.renderRow(row, now);
     if (Math.floor(now / 1000) % 30 === 0) this.drawScale(now);

@@ -2,6 +2,7 @@
 // the previous close for the change, and the canonical symbol of an alias), then follows the
 // stream's quotes and trades for the pair. Updates are drawn once per animation frame, and a cell
 // whose value moved flashes green or red. Symbols are added by search across the key's classes.
+import { now as serverNow } from './clock.ts';
 import { describeError, type AssetClass, type ConsoleApi } from './api.ts';
 import { h, setText } from './dom.ts';
 import { fmtAge, fmtPercent, fmtPrice, priceDigits } from './format.ts';
@@ -250,7 +251,7 @@ export class Watchlist {
   }
 
   private renderAges(): void {
-    const now = Date.now();
+    const now = serverNow();
     for (const row of this.rows) if (row.ts !== null) setText(row.cells.age, fmtAge(now - row.ts));
   }
 
