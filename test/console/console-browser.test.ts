@@ -1,0 +1,231 @@
+// The console as a user meets it: a real mds (the simulator plus two more feeds, one of them
+// failing), headless Chromium opens /console, enters the key, and sees every feed, all 38 stock
+// markets and the class markets with the status REST gives, a watchlist price move, candles for
+// BTCUSD and US:AAPL (the second added from the keyboard), a free key's plan and quota, and a bad
+// key's refusal. Nothing is loaded from any host but mds, and the page logs no error.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { ensureChromium, launchChromium, pictureStats, type TestBrowser } from '../support/browser.ts';
+import { createKeyOn } from '../support/cli.ts';
+import { FakeFeed } from '../support/fake-feed.ts';
+import { startServer, type TestServer } from '../support/server.ts';
+
+/** A laptop screen. */
+const VIEWPORT = { width: 1366, height: 768 };
+
+/** What the functions run in the page use of its globals (the project's TypeScript has no DOM library). */
+interface El {
+  textContent: string | null;
+  dataset: Record<string, string | undefined>;
+  querySelectorAll(selector: string): ArrayLike<El>;
+  getContext?(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+  width?: number;
+  height?: number;
+}
+interface PageGlobals {
+  document: { querySelector(selector: string): El | null; querySelectorAll(selector: string): ArrayLike<El>; documentElement: { scrollWidth: number }; addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void; body: El };
+  innerWidth: number;
+  getComputedStyle(el: El): { backgroundColor: string };
+  cspViolations: string[];
+}
+const g = () => globalThis as unknown as PageGlobals;
+
+interface Watch {
+  page: Page;
+  requests: string[];
+  errors: string[];
+}
+
+/** A page that records every request it makes, its console errors, uncaught errors and refused loads. */
+async function openPage(browser: Browser, context?: Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<Watch> {
+  const page = await (context ?? browser).newPage();
+  await page.setViewport(VIEWPORT);
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => void requests.push(r.url()));
+  page.on('pageerror', (e) => void errors.push(`pageerror: ${String(e)}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  await page.evaluateOnNewDocument(() => {
+    const w = globalThis as unknown as PageGlobals;
+    const seen: string[] = (w.cspViolations = []);
+    w.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { page, requests, errors };
+}
+
+async function enterKey(page: Page, key: string): Promise<void> {
+  await page.waitForSelector('#key-input');
+  await page.type('#key-input', key);
+  await page.keyboard.press('Enter');
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.textContent ?? '');
+
+/** Pixels of the chart's canvases in the candle colours (up or down): proof that candles were drawn. */
+async function candlePixels(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const w = g();
+    let count = 0;
+    const canvases = w.document.querySelectorAll('#chart canvas');
+    for (let i = 0; i < canvases.length; i++) {
+      const c = canvases[i]!;
+      const ctx = c.getContext?.('2d');
+      if (!ctx || !c.width || !c.height) continue;
+      const data = ctx.getImageData(0, 0, c.width, c.height).data;
+      for (let p = 0; p < data.length; p += 4) {
+        const [r, gg, b] = [data[p]!, data[p + 1]!, data[p + 2]!];
+        // The light theme's up (#12805c) and down (#c8322f), within anti-aliasing.
+        const near = (R: number, G: number, B: number) => Math.abs(r - R) + Math.abs(gg - G) + Math.abs(b - B) < 30;
+        if (near(0x12, 0x80, 0x5c) || near(0xc8, 0x32, 0x2f)) count++;
+      }
+    }
+    return count;
+  });
+}
+
+async function chartReady(page: Page, symbol: string, timeframe: string): Promise<number> {
+  await page.waitForSelector(`#chart[data-state="ready"][data-symbol="${symbol}"][data-timeframe="${timeframe}"]`, { timeout: 15_000 });
+  return Number(await page.$eval('#chart', (el) => (el as unknown as El).dataset.bars));
+}
+
+describe('/console in Chromium', () => {
+  let server: TestServer;
+  let chromium: TestBrowser;
+  let base: string;
+  const venue = new FakeFeed('venue-a', [{ assetClass: 'crypto', symbol: 'BTCUSD', venueSymbol: 'BTC-USD' }]);
+  const broken = new FakeFeed('venue-b', [{ assetClass: 'crypto', symbol: 'ETHUSD', venueSymbol: 'ETH-USD' }], { failStart: 'throw' });
+
+  beforeAll(async () => {
+    ensureChromium();
+    server = await startServer({ feeds: [venue, broken] });
+    chromium = await launchChromium();
+    // Not localhost: the page must work as it does for a deployed server (support/browser.ts maps
+    // this name to 127.0.0.1 and resolves no other).
+    base = `http://mds.test:${server.port}`;
+  }, 600_000);
+
+  afterAll(async () => {
+    await chromium?.[Symbol.asyncDispose]();
+    await server?.[Symbol.asyncDispose]();
+  });
+
+  test('shows feeds, markets, a live watchlist and charts, with nothing from elsewhere', async () => {
+    const { page, requests, errors } = await openPage(chromium.browser);
+    const res = await page.goto(`${base}/console`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    await enterKey(page, server.key);
+
+    // Key panel: the development key's plan, unmetered.
+    await page.waitForFunction(() => (g().document.querySelector('#key-plan')?.textContent ?? '').includes('development'));
+    expect(await text(page, '#key-quota')).toContain('unmetered');
+
+    // Feeds: every feed /health lists, each with its state.
+    const health = (await server.json<{ feeds: { id: string; state: string }[] }>('/health')).body;
+    expect(health.feeds.map((f) => f.id).sort()).toEqual(['sim', 'venue-a', 'venue-b']);
+    for (const f of health.feeds) {
+      await page.waitForSelector(`#feeds tr[data-feed="${f.id}"] .pill[data-state="${f.state}"]`);
+      expect(await text(page, `#feeds tr[data-feed="${f.id}"] .pill`)).toBe(f.state);
+    }
+
+    // Market clock: every market of /markets, 38 of them stock markets, each with REST's status.
+    const { body: list } = await server.json<{ markets: { market: string; type: string }[] }>('/markets');
+    expect(list.markets.filter((m) => m.type === 'stocks').length).toBe(38);
+    await page.waitForFunction((n: number) => g().document.querySelectorAll('#markets tr[data-market] .pill[data-status]').length === n, {}, list.markets.length);
+    const { body: status } = await server.json<{ markets: { market: string; status: string }[] }>('/markets/status');
+    const shown = await page.$$eval('#markets tr[data-market]', (rows) => rows.map((r) => [(r as unknown as El).dataset.market!, (r as unknown as El).querySelectorAll('.pill')[0]!.dataset.status!] as const));
+    expect(new Map(shown)).toEqual(new Map(status.markets.map((m) => [m.market, m.status] as const)));
+    expect(shown.length).toBe(list.markets.length);
+    expect(await text(page, '#markets tr[data-market="US"] .pill')).toBe('open'); // 10:30 in New York
+    expect(await text(page, '#markets tr[data-market="US"] td.next')).toMatch(/^closes in \d+ h \d\d min$/);
+
+    // Watchlist: BTCUSD's bid moves within seconds, from the stream.
+    const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';
+    await page.waitForFunction((sel: string) => /\d/.test(g().document.querySelector(sel)?.textContent ?? ''), {}, bidCell);
+    const firstBid = await text(page, bidCell);
+    await page.waitForFunction((sel: string, before: string) => (g().document.querySelector(sel)?.textContent ?? before) !== before, { timeout: 10_000 }, bidCell, firstBid);
+    expect(await text(page, '#stream-state')).toContain('live');
+
+    // Chart: the first watchlist row (BTCUSD), in 1-minute candles.
+    expect(await chartReady(page, 'BTCUSD', '1m')).toBeGreaterThan(100);
+    expect(await candlePixels(page)).toBeGreaterThan(500);
+
+    // US:AAPL from the keyboard: '/' to search, type, Enter adds it and charts it.
+    await page.keyboard.press('/');
+    await page.keyboard.type('AAPL');
+    await page.waitForSelector('#search-results li[data-symbol="US:AAPL"][aria-selected="true"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#watchlist tr[data-symbol="US:AAPL"]');
+    expect(await chartReady(page, 'US:AAPL', '1m')).toBeGreaterThan(100);
+    expect(await candlePixels(page)).toBeGreaterThan(500);
+    // Another timeframe.
+    await page.click('button[data-tf="1h"]');
+    expect(await chartReady(page, 'US:AAPL', '1h')).toBeGreaterThan(5);
+    // An alias resolves to its canonical symbol.
+    await page.keyboard.press('/');
+    await page.keyboard.type('CL1');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#watchlist tr[data-symbol="WTIUSD"]');
+
+    // Fits a laptop screen: no sideways scrolling.
+    expect(await page.evaluate(() => g().document.documentElement.scrollWidth <= g().innerWidth)).toBe(true);
+
+    const png = await page.screenshot({ type: 'png' });
+    const out = process.env.MDS_CONSOLE_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), 'mds-console-')), 'console.png');
+    writeFileSync(out, png);
+    const stats = await pictureStats(chromium.browser, png);
+    expect({ width: stats.width, height: stats.height }).toEqual(VIEWPORT);
+    expect(stats.colours).toBeGreaterThan(100);
+    if (process.env.MDS_CONSOLE_SCREENSHOT === undefined) rmSync(out);
+
+    // Dark mode: the system's choice is followed.
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    const bg = await page.evaluate(() => g().getComputedStyle(g().document.body).backgroundColor);
+    const [r, gg, b] = (bg.match(/\d+/g) ?? []).map(Number);
+    expect(r! + gg! + b!).toBeLessThan(120);
+
+    const elsewhere = requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== base);
+    expect(elsewhere).toEqual([]);
+    expect(requests.some((u) => u.startsWith(`${base}/console/assets/`))).toBe(true);
+    expect(await page.evaluate(() => g().cspViolations)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  test('a free key sees its plan and quota, and only its classes', async () => {
+    const free = await createKeyOn(server, '--plan', 'free');
+    const context = await chromium.browser.createBrowserContext();
+    const { page, errors } = await openPage(chromium.browser, context);
+    await page.goto(`${base}/console`, { waitUntil: 'load' });
+    await enterKey(page, free.key);
+    await page.waitForFunction(() => (g().document.querySelector('#key-plan')?.textContent ?? '').includes('free'));
+    await page.waitForFunction(() => / \/ 3,000 used, /.test(g().document.querySelector('#key-quota')?.textContent ?? ''));
+    await page.waitForSelector('#watchlist tr[data-symbol="BTCUSD"]');
+    await page.waitForSelector('#markets tr[data-market] .pill[data-status]');
+    // The defaults the plan allows: no index, ETF or commodity row.
+    const classes = await page.$$eval('#watchlist tr[data-class]', (rows) => [...new Set(rows.map((r) => (r as unknown as El).dataset.class!))].sort());
+    expect(classes).toEqual(['crypto', 'forex', 'stocks']);
+    // The calls it made were counted against the key, and the panel says so.
+    const used = Number((await text(page, '#key-quota')).match(/quota ([\d,]+) \//)![1]!.replace(/,/g, ''));
+    expect(used).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test('a bad key gets a clear message and the form again', async () => {
+    const context = await chromium.browser.createBrowserContext();
+    const { page, errors } = await openPage(chromium.browser, context);
+    await page.goto(`${base}/console`, { waitUntil: 'load' });
+    await enterKey(page, 'not-a-key-0000');
+    await page.waitForSelector('#key-error');
+    expect(await text(page, '#key-error')).toBe('The server refused this key: invalid API key');
+    expect(await page.$('#key-input')).not.toBeNull();
+    // The refused calls are the page's only failed loads (the browser logs a failed load as an error).
+    expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
