@@ -177,6 +177,8 @@ export interface Account {
     /** subscriptions per connection */
     max_subscriptions: number;
   };
+  /** service time of the answer, Unix ms (a client that reckons windows or charts by the server clock reads it here) */
+  as_of: number;
 }
 
 export interface AccountQuota {

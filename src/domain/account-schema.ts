@@ -45,6 +45,7 @@ export const AccountSchema = T.Object(
       },
       { additionalProperties: false },
     ),
+    as_of: ms('service time of the answer, Unix ms (a client that reckons windows or charts by the server clock reads it here)'),
   },
   { $id: 'Account', additionalProperties: false },
 );

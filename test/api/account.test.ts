@@ -75,6 +75,7 @@ describe('GET /account', () => {
       quota: { limit: 3000, used: 1, remaining: 2999, window_days: 30, window_start: NOW, resets_at: NOW + 30 * DAY_MS },
       per_minute: null,
       stream: { max_connections: 2, max_subscriptions: 50 },
+      as_of: NOW,
     });
     expect(rate(first.headers)).toEqual({ limit: 3000, remaining: 2999, reset: Math.ceil((NOW + 30 * DAY_MS) / 1000) });
 
@@ -142,6 +143,7 @@ describe('GET /account', () => {
       quota: null,
       per_minute: { limit: DEV_PER_MINUTE, used: 1, remaining: DEV_PER_MINUTE - 1, resets_at: NOW + MINUTE_MS },
       stream: { max_connections: 2000, max_subscriptions: 1000 },
+      as_of: NOW,
     });
   });
 

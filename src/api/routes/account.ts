@@ -13,7 +13,7 @@ export function accountRoutes(deps: ApiDeps) {
 }
 
 /** The body for `account` as the clock stands, its windows as the gate counts them. */
-export function accountBody(deps: Pick<ApiDeps, 'auth' | 'streamCaps'>, account: Account): AccountBody {
+export function accountBody(deps: Pick<ApiDeps, 'auth' | 'streamCaps' | 'clock'>, account: Account): AccountBody {
   const { plan } = account;
   const { quota, perMinute } = deps.auth.usage(account);
   const caps = deps.streamCaps;
@@ -34,5 +34,6 @@ export function accountBody(deps: Pick<ApiDeps, 'auth' | 'streamCaps'>, account:
       max_connections: caps ? Math.min(caps.maxConnectionsPerKey, plan.stream_connections) : plan.stream_connections,
       max_subscriptions: caps ? Math.min(caps.maxSubscriptions, plan.stream_subscriptions) : plan.stream_subscriptions,
     },
+    as_of: deps.clock.nowMs(),
   };
 }
