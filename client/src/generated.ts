@@ -155,6 +155,58 @@ export interface LegacySymbols {
   count: number;
 }
 
+export interface Account {
+  /** the public id of the key (`key_...`), or `dev` for the development key */
+  key_id: string;
+  plan: string;
+  /** the plan's description */
+  description: string;
+  /** asset classes the plan includes */
+  classes: ('crypto' | 'forex' | 'stocks' | 'indices' | 'etfs' | 'commodities' | 'perpetuals')[];
+  /** stock markets enabled for the key, or all */
+  markets: string[] | 'all';
+  /** add-ons enabled for the key */
+  addons: ('fundamentals' | 'bonds' | 'overnight')[];
+  /** the quota window; null for an unmetered key (the development key) */
+  quota: AccountQuota | null;
+  /** the per-minute rate; null when the plan has none */
+  per_minute: AccountPerMinute | null;
+  stream: {
+    /** WebSocket connections the key may hold at once */
+    max_connections: number;
+    /** subscriptions per connection */
+    max_subscriptions: number;
+  };
+  /** service time of the answer, Unix ms (a client that reckons windows or charts by the server clock reads it here) */
+  as_of: number;
+}
+
+export interface AccountQuota {
+  /** calls allowed per quota window */
+  limit: number;
+  /** calls counted in the current window, this one included */
+  used: number;
+  /** limit minus used, never below 0 */
+  remaining: number;
+  /** length of the window; windows restart every window_days from the key creation */
+  window_days: number;
+  /** start of the current window, Unix ms */
+  window_start: number;
+  /** end of the current window, when used starts again from 0, Unix ms */
+  resets_at: number;
+}
+
+export interface AccountPerMinute {
+  /** calls allowed per UTC minute */
+  limit: number;
+  /** calls counted in the current minute, this one included */
+  used: number;
+  /** limit minus used, never below 0 */
+  remaining: number;
+  /** start of the next UTC minute, Unix ms */
+  resets_at: number;
+}
+
 export interface CryptoSymbols {
   data: {
     symbol: string;
@@ -1930,6 +1982,8 @@ export interface Operations {
   getAsyncApi: { path: '/asyncapi.json'; args: Record<string, never>; response: AsyncApiDocument };
   /** legacy merged symbol list: crypto, forex, commodities, ETFs and indices the key's plan includes (never stocks). `GET /symbols` */
   listAllSymbols: { path: '/symbols'; args: Record<string, never>; response: LegacySymbols };
+  /** the key's own plan and usage: classes, markets, add-ons, the quota window and the per-minute window (this call included), stream limits. `GET /account` */
+  getAccount: { path: '/account'; args: Record<string, never>; response: Account };
   /** crypto symbol list. `GET /crypto/symbols` */
   listCryptoSymbols: { path: '/crypto/symbols'; args: Record<string, never>; response: CryptoSymbols };
   /** latest crypto quote. `GET /crypto/quote/:symbol` */
@@ -2156,6 +2210,7 @@ export const OPERATIONS = {
   getOpenApi: { path: '/openapi.json', pathParams: [], isOpen: true },
   getAsyncApi: { path: '/asyncapi.json', pathParams: [], isOpen: true },
   listAllSymbols: { path: '/symbols', pathParams: [] },
+  getAccount: { path: '/account', pathParams: [] },
   listCryptoSymbols: { path: '/crypto/symbols', pathParams: [] },
   getCryptoQuote: { path: '/crypto/quote/:symbol', pathParams: ['symbol'] },
   getCryptoLastTrade: { path: '/crypto/trade/last/:symbol', pathParams: ['symbol'] },
@@ -2291,6 +2346,11 @@ export abstract class OperationMethods {
   /** legacy merged symbol list: crypto, forex, commodities, ETFs and indices the key's plan includes (never stocks). `GET /symbols` */
   listAllSymbols(options?: RequestOptions): Promise<LegacySymbols> {
     return this.call('listAllSymbols', undefined, options);
+  }
+
+  /** the key's own plan and usage: classes, markets, add-ons, the quota window and the per-minute window (this call included), stream limits. `GET /account` */
+  getAccount(options?: RequestOptions): Promise<Account> {
+    return this.call('getAccount', undefined, options);
   }
 
   /** crypto symbol list. `GET /crypto/symbols` */

@@ -1,5 +1,6 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
-// symbol list, health, the OpenAPI and AsyncAPI documents, and one error handler that renders every error the same way.
+// symbol list, the key's own account, health, the OpenAPI and AsyncAPI documents, and one error
+// handler that renders every error the same way.
 import { Elysia } from 'elysia';
 import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
@@ -11,6 +12,7 @@ import { errorResponse, jsonResponse, renderError } from './http.ts';
 import { buildAsyncApi } from './asyncapi.ts';
 import { buildOpenApi } from './openapi.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
+import { accountRoutes } from './routes/account.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
 import { coverageRoutes } from './routes/coverage.ts';
@@ -111,6 +113,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
     .get('/asyncapi.json', () => jsonResponse(asyncApiJson))
     .get('/symbols', ({ request }) => jsonResponse(legacySymbolsBody(deps.store, accountOf(request))));
   for (const cls of ASSET_CLASSES) app = app.use(classRoutes(cls, deps)) as unknown as typeof app;
+  app = app.use(accountRoutes(deps)) as unknown as typeof app;
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
   app = app.use(bondRoutes(deps)) as unknown as typeof app;

@@ -51,6 +51,11 @@ export interface ApiDeps {
   /** The recorder of `--record DIR`, reported by /health; absent without one. */
   recording?: { status(): RecordingStatus };
   version: string;
+  /**
+   * The stream's own caps per key (src/stream/connections.ts): a plan's stream limits apply up to
+   * them. Absent (no stream): /account shows the plan's limits as they are.
+   */
+  streamCaps?: { maxConnectionsPerKey: number; maxSubscriptions: number };
 }
 
 /** What the recorder reports (src/ingest/recording/recorder.ts). */

@@ -28,6 +28,22 @@ export interface Charge {
   resetMs: number;
 }
 
+/** One window of a key's calls as the clock stands: the quota window or the current minute. */
+export interface WindowUsage {
+  limit: number;
+  /** Calls counted in the window so far. */
+  used: number;
+  /** When the window began and when it ends (Unix ms). */
+  startMs: number;
+  resetMs: number;
+}
+
+/** Both windows of a key; null where the plan does not limit (an unmetered quota, no per-minute rate). */
+export interface Usage {
+  quota: WindowUsage | null;
+  perMinute: WindowUsage | null;
+}
+
 export interface AuthenticatorOptions {
   store: Store;
   clock: Clock;
@@ -137,32 +153,57 @@ export class Authenticator {
     return this.standing(account, false);
   }
 
+  /**
+   * Where both of the key's windows stand, counting nothing (`GET /account`; the gate has already
+   * charged that call). The quota window is null for an unmetered key, the minute for a plan
+   * without a per-minute rate.
+   */
+  usage(account: Account): Usage {
+    const { quota, minute, metered } = this.windowsOf(account);
+    return { quota: metered ? quota : null, perMinute: minute };
+  }
+
   private standing(account: Account, counts: boolean): Charge {
+    const { quota, minute, metered } = this.windowsOf(account);
+    const quotaAllowed = quota.used < quota.limit;
+    const minuteAllowed = minute === null || minute.used < minute.limit;
+    const allowed = quotaAllowed && minuteAllowed;
+    if (allowed && counts) {
+      if (metered) this.opts.store.accounts.addUsage(account.id, quota.startMs);
+      quota.used++;
+      if (minute !== null) {
+        this.countMinute(account.id, minute.startMs);
+        minute.used++;
+      }
+    }
+    // Report the window closest to running out (the one that answers the next 429).
+    const binding = minute !== null && (!minuteAllowed || (quotaAllowed && minute.limit - minute.used < quota.limit - quota.used)) ? minute : quota;
+    return { allowed, limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
+  }
+
+  /** The quota window and the minute the clock is in, with the calls counted in each so far. */
+  private windowsOf(account: Account): { quota: WindowUsage; minute: WindowUsage | null; metered: boolean } {
     const now = this.opts.clock.nowMs();
     const { plan } = account;
     const windowMs = plan.quota_window_days * DAY_MS;
     const windowStart = account.createdMs + Math.floor((now - account.createdMs) / windowMs) * windowMs;
     const metered = plan.quota < UNMETERED;
     const used = metered ? this.opts.store.accounts.usageOf(account.id, windowStart) : 0;
-    const quota: Charge = { allowed: used < plan.quota, limit: plan.quota, remaining: Math.max(0, plan.quota - used), resetMs: windowStart + windowMs };
-    let minute: Charge | null = null;
-    let m: { startMs: number; count: number } | undefined;
+    const quota: WindowUsage = { limit: plan.quota, used, startMs: windowStart, resetMs: windowStart + windowMs };
+    let minute: WindowUsage | null = null;
     if (plan.per_minute !== null) {
       const startMs = now - (now % MINUTE_MS);
-      m = this.minutes.get(account.id);
-      if (!m || m.startMs !== startMs) this.minutes.set(account.id, (m = { startMs, count: 0 }));
-      minute = { allowed: m.count < plan.per_minute, limit: plan.per_minute, remaining: Math.max(0, plan.per_minute - m.count), resetMs: startMs + MINUTE_MS };
+      const m = this.minutes.get(account.id);
+      minute = { limit: plan.per_minute, used: m !== undefined && m.startMs === startMs ? m.count : 0, startMs, resetMs: startMs + MINUTE_MS };
     }
-    const allowed = quota.allowed && (minute === null || minute.allowed);
-    if (allowed && counts) {
-      if (metered) this.opts.store.accounts.addUsage(account.id, windowStart);
-      if (m) m.count++;
-      quota.remaining--;
-      if (minute) minute.remaining--;
-    }
-    // Report the window closest to running out (the one that answers the next 429).
-    const binding = minute !== null && (!minute.allowed || (quota.allowed && minute.remaining < quota.remaining)) ? minute : quota;
-    return { ...binding, allowed, remaining: Math.max(0, binding.remaining) };
+    return { quota, minute, metered };
+  }
+
+  /** Counts one call in the minute starting at `startMs` (a new minute starts from zero). */
+  private countMinute(id: string, startMs: number): void {
+    const m = this.minutes.get(id);
+    if (m !== undefined && m.startMs === startMs) m.count++;
+    else this.minutes.set(id, { startMs, count: 1 });
   }
 }
 

@@ -1,6 +1,7 @@
 // Every REST route the app serves, as data: path, parameters, the 200 body's schema, the error
 // statuses, and examples. The OpenAPI document is generated from it and the contract test checks
 // real answers against it; a test keeps it equal to the routes the app registers.
+import { AccountSchema } from '../../domain/account-schema.ts';
 import { ASSET_CLASSES } from '../../domain/asset-classes.ts';
 import { BondCurveSchema, BondHistorySchema, BondYieldSchema } from '../../domain/bonds-schemas.ts';
 import { EconomicCalendarPageSchema } from '../../domain/economic-calendar.ts';
@@ -64,6 +65,20 @@ const serviceRows: RouteRow[] = [
     errors: KEYED,
     examples: ['/symbols'],
     errorExample: { path: '/symbols', status: 401, withoutKey: true },
+  },
+];
+
+const accountRows: RouteRow[] = [
+  {
+    method: 'GET',
+    path: '/account',
+    operationId: 'getAccount',
+    summary: "the key's own plan and usage: classes, markets, add-ons, the quota window and the per-minute window (this call included), stream limits",
+    tag: 'account',
+    response: AccountSchema,
+    errors: KEYED,
+    examples: ['/account'],
+    errorExample: { path: '/account', status: 401, withoutKey: true },
   },
 ];
 
@@ -221,6 +236,7 @@ const calendarRows: RouteRow[] = [
 
 export const ROUTE_TABLE: readonly RouteRow[] = [
   ...serviceRows,
+  ...accountRows,
   ...ASSET_CLASSES.flatMap((cls) => classRows(cls)),
   ...classRows('etfs', '/v1/etfs'),
   ...marketRows,
