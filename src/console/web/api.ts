@@ -4,7 +4,7 @@
 // own entitlements and quota: the console is an ordinary API client.
 import { MdsClient, MdsError, type MdsStream } from '../../../client/src/index.ts';
 import type { FetchLike } from '../../../client/src/http.ts';
-import type { Coverage, Health, Range, SessionList, Snapshot } from '../../../client/src/generated.ts';
+import type { Account, Coverage, Health, Range, SessionList, Snapshot } from '../../../client/src/generated.ts';
 
 /** The classes with per-class routes and stream channels. */
 export const CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals', 'overnight'] as const;
@@ -18,20 +18,6 @@ export interface RateHeaders {
   resetMs: number;
 }
 
-/** GET /account: the key's plan and both of its windows. */
-export interface AccountView {
-  key_id: string;
-  plan: string;
-  description?: string;
-  classes: string[];
-  markets: string[] | 'all';
-  addons: string[];
-  quota: { limit: number; used: number; remaining: number; window_days: number; window_start: number; resets_at: number } | null;
-  per_minute: { limit: number; used: number; remaining: number; resets_at: number } | null;
-  stream: { max_connections: number; max_subscriptions: number };
-  /** The service time of the answer (Unix ms). */
-  as_of: number;
-}
 
 export type Timespan = 'minute' | 'hour' | 'day';
 
@@ -97,9 +83,8 @@ export class ConsoleApi {
     return (fn as Method<A, R>).bind(this.client);
   }
 
-  account(): Promise<AccountView> {
-    // Called by path so the console works against a client generated before the route existed.
-    return this.call(() => this.getJson<AccountView>('/account'));
+  account(): Promise<Account> {
+    return this.call((c) => c.getAccount());
   }
 
   snapshot(cls: AssetClass, symbol: string): Promise<Snapshot> {
@@ -122,22 +107,6 @@ export class ConsoleApi {
     return this.client.stream({ snapshot: true });
   }
 
-  private async getJson<T>(path: string): Promise<T> {
-    const url = `${this.client.baseUrl}${path}`;
-    const res = await globalThis.fetch(url, { headers: { accept: 'application/json', 'x-api-key': this.key } });
-    const limit = res.headers.get('x-ratelimit-limit');
-    if (res.status !== 401 && limit !== null) this.onRate?.({ limit: Number(limit), remaining: Number(res.headers.get('x-ratelimit-remaining')), resetMs: Number(res.headers.get('x-ratelimit-reset')) * 1000 });
-    const text = await res.text();
-    if (res.status === 200) return JSON.parse(text) as T;
-    let message = `HTTP ${res.status}`;
-    try {
-      const body = JSON.parse(text) as { error?: unknown };
-      if (typeof body.error === 'string') message = body.error;
-    } catch {
-      // not JSON: keep the status
-    }
-    throw new MdsError({ status: res.status, message, requestId: res.headers.get('x-request-id'), retryAfterSec: null, url, body: null });
-  }
 }
 
 /** The message of an error for the page: the server's own words, with the status. */
@@ -147,4 +116,4 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
-export { MdsError };
+export { MdsError, type Account };

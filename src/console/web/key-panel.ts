@@ -3,7 +3,7 @@
 // GET /account gives the plan and both windows when the page starts; every later answer's
 // X-RateLimit-* headers keep the numbers current without spending calls to ask.
 import { now as serverNow } from './clock.ts';
-import type { AccountView, RateHeaders } from './api.ts';
+import type { Account, RateHeaders } from './api.ts';
 import { h, replaceChildren, setText } from './dom.ts';
 import { fmtDuration, fmtInt } from './format.ts';
 
@@ -73,7 +73,7 @@ export class KeyPanel {
     setInterval(() => this.render(), 1000);
   }
 
-  setAccount(a: AccountView): void {
+  setAccount(a: Account): void {
     replaceChildren(this.planEl, h('strong', {}, a.plan), ` · ${a.key_id}`);
     this.planEl.title = a.description ?? '';
     this.unmetered = a.quota === null;

@@ -2,7 +2,7 @@
 // market clock, watchlist, chart) and the header (stream state, key usage, theme). A key the
 // server refuses, at start or later (revoked), brings the key form back with the server's words.
 import './console.css';
-import { ConsoleApi, describeError, MdsError, type AccountView } from './api.ts';
+import { ConsoleApi, describeError, MdsError, type Account } from './api.ts';
 import { ChartPanel } from './chart.ts';
 import { syncClock } from './clock.ts';
 import { h, setText } from './dom.ts';
@@ -26,7 +26,7 @@ async function boot(problem: string | null): Promise<void> {
   root.replaceChildren();
   const key = (problem === null ? storedKey() : null) ?? (await askForKey(problem));
   const api = new ConsoleApi(key);
-  let account: AccountView;
+  let account: Account;
   let markets: Market[];
   try {
     [account, { markets }] = await Promise.all([api.account(), api.call((c) => c.listMarkets())]);
@@ -42,7 +42,7 @@ async function boot(problem: string | null): Promise<void> {
   start(api, account, markets);
 }
 
-function start(api: ConsoleApi, account: AccountView, markets: Market[]): void {
+function start(api: ConsoleApi, account: Account, markets: Market[]): void {
   const classes = new Set(account.classes);
   const live = new Live(api.stream());
   const keyPanel = new KeyPanel(() => {
