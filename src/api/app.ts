@@ -1,5 +1,6 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
-// symbol list, health, the OpenAPI and AsyncAPI documents, and one error handler that renders every error the same way.
+// symbol list, health, the OpenAPI and AsyncAPI documents, the /docs and /console pages, and one
+// error handler that renders every error the same way.
 import { Elysia } from 'elysia';
 import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
@@ -13,6 +14,7 @@ import { buildOpenApi } from './openapi.ts';
 import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress } from './plugins/gate.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { coverageRoutes } from './routes/coverage.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { economicCalendarRoutes } from './routes/economic-calendar.ts';
@@ -118,6 +120,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
   for (const group of compatRouteGroups(deps)) app = app.use(group) as unknown as typeof app;
   app = app.use(docsRoutes()) as unknown as typeof app;
+  app = app.use(consoleRoutes(logger)) as unknown as typeof app;
   const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
   requests?.setRoutes(served.routes.map((r) => r.path));
   return served;

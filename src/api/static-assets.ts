@@ -4,7 +4,7 @@
 import { Elysia } from 'elysia';
 import { errorResponse } from './http.ts';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const JS_TYPE = 'text/javascript; charset=utf-8';
 export const CSS_TYPE = 'text/css; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -37,7 +37,7 @@ export interface StaticPage {
 }
 
 /** The file name an asset is served under: `swagger-ui-bundle.js` → `swagger-ui-bundle.<hash>.js`. */
-export function hashedName(name: string, body: Uint8Array): string {
+function hashedName(name: string, body: Uint8Array): string {
   const dot = name.lastIndexOf('.');
   const hash = Bun.hash(body).toString(16).padStart(16, '0').slice(0, 12);
   return `${name.slice(0, dot)}.${hash}${name.slice(dot)}`;
