@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'puppeteer-core';
 import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
-import { ensureChromium, launchChromium } from '../support/browser.ts';
+import { ensureChromium, launchChromium, watchPage } from '../support/browser.ts';
 import { startServer } from '../support/server.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -19,10 +19,8 @@ interface PageGlobals {
       getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
     };
     querySelectorAll(selector: string): { length: number };
-    addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void;
   };
   Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
-  cspViolations: string[];
 }
 
 /** Decodes a PNG in a blank page's canvas: its size, how many colours, and the share of pixels unlike the corner. */
@@ -64,16 +62,9 @@ describe('/docs in Chromium', () => {
     await using chromium = await launchChromium();
     const page = await chromium.browser.newPage();
     await page.setViewport(VIEWPORT);
-    const requests: { url: string; headers: Record<string, string> }[] = [];
-    page.on('request', (r) => void requests.push({ url: r.url(), headers: r.headers() }));
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => void pageErrors.push(String(e)));
-    // A load the page's policy refused would not show as a request: collect those too.
-    await page.evaluateOnNewDocument(() => {
-      const page = globalThis as unknown as PageGlobals;
-      const seen: string[] = (page.cspViolations = []);
-      page.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    // Requests, script errors, and the loads the page's policy refused (those never show as requests).
+    const watch = await watchPage(page);
+    const requests = watch.requests;
 
     // Opened under a name that is not localhost (the browser maps it to 127.0.0.1 and resolves no
     // other name, see support/browser.ts): a renderer that skips remote extras for localhost pages
@@ -127,7 +118,7 @@ describe('/docs in Chromium', () => {
     expect(urls.filter((u) => u.includes('/docs/assets/swagger-ui-bundle.')).length).toBe(1);
     const elsewhere = urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
     expect(elsewhere).toEqual([]);
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).cspViolations)).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(await watch.cspViolations()).toEqual([]);
+    expect(watch.errors).toEqual([]);
   }, 60_000);
 });
