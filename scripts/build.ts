@@ -1,10 +1,12 @@
 // Builds dist/mds: one executable (Bun runtime + bundled code + lmdb's and msgpackr's native
-// addons) for the platform that runs the build, with the git commit stamped in for `mds --version`.
+// addons + the console's browser files, built first) for the platform that runs the build, with the
+// git commit stamped in for `mds --version`.
 // Usage: bun scripts/build.ts [--outfile PATH]   (env MDS_BUILD_COMMIT overrides the commit)
 import { rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { BunPlugin } from 'bun';
+import { buildConsoleFiles, prebuiltBundleModule, type BuiltFile } from '../src/console/build.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
 const ENTRY = join(ROOT, 'src/main.ts');
@@ -69,6 +71,26 @@ function nativeAddonsPlugin(embedded: Map<string, string>): BunPlugin {
   };
 }
 
+/** The module that builds the console's browser files at run time (under `bun src/main.ts`). */
+const CONSOLE_BUNDLE_MODULE = join(ROOT, 'src/console/bundle.ts');
+
+/**
+ * Puts in its place a module holding the files built here, with the same options: the binary serves
+ * /console without the sources and without building. `embedded` records that the module was met.
+ */
+function consoleBundlePlugin(files: readonly BuiltFile[], embedded: Map<string, string>): BunPlugin {
+  return {
+    name: 'mds-embed-console-bundle',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]src[\\/]console[\\/]bundle\.ts$/ }, ({ path }) => {
+        if (resolve(path) !== CONSOLE_BUNDLE_MODULE) return undefined;
+        embedded.set('console', path);
+        return { contents: prebuiltBundleModule(files), loader: 'js' };
+      });
+    },
+  };
+}
+
 async function buildCommit(): Promise<string> {
   const fromEnv = process.env.MDS_BUILD_COMMIT?.trim();
   if (fromEnv) return fromEnv;
@@ -96,6 +118,7 @@ function shown(path: string): string {
 }
 
 function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(0)} KiB`;
 }
 
@@ -106,6 +129,14 @@ async function main(): Promise<number> {
   console.log(`building ${shown(outfile)} for ${target} (commit ${commit}) with Bun ${Bun.version}`);
 
   const started = performance.now();
+  const consoleFiles = await buildConsoleFiles().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    return null;
+  });
+  if (consoleFiles === null) {
+    console.error('build failed');
+    return 1;
+  }
   const embedded = new Map<string, string>();
   const result = await Bun.build({
     entrypoints: [ENTRY, ...WORKERS],
@@ -115,7 +146,7 @@ async function main(): Promise<number> {
     minify: { whitespace: true, syntax: false, identifiers: false },
     sourcemap: 'linked',
     define: { 'process.env.MDS_BUILD_COMMIT': JSON.stringify(commit) },
-    plugins: [nativeAddonsPlugin(embedded)],
+    plugins: [nativeAddonsPlugin(embedded), consoleBundlePlugin(consoleFiles, embedded)],
     // The binary reads its settings from flags and MDS_* env, never from a bunfig.toml where it is started.
     compile: { outfile, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
   }).catch((err: unknown) => {
@@ -142,6 +173,11 @@ async function main(): Promise<number> {
     }
     console.log(`  embedded ${addon.pkg} addon ${shown(path)} (${formatSize(statSync(path).size)})`);
   }
+  if (!embedded.has('console')) {
+    console.error(`build failed: ${relative(ROOT, CONSOLE_BUNDLE_MODULE)} was not in the bundle, so the console's files are not embedded`);
+    return 1;
+  }
+  console.log(`  embedded console ${consoleFiles.map((f) => `${f.name} (${formatSize(f.bytes.length)})`).join(', ')}`);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`built ${shown(outfile)}: ${formatSize(statSync(outfile).size)} in ${seconds}s`);
   return 0;

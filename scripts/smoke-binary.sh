@@ -109,6 +109,19 @@ expect_json() {
     }' "$WORK/body" "$1"
 }
 
+# expect_assets PREFIX TYPES MIN: every file the last body (a page) names under PREFIX answers 200 without a key,
+# with a content type matching the regex TYPES and a body; at least MIN of them. Sets ASSETS to their paths.
+expect_assets() {
+  local prefix="$1" types="$2" min="$3" asset got
+  ASSETS="$(grep -o "$prefix[^\"]*" "$WORK/body")" || { echo "the page names nothing under $prefix" >&2; return 1; }
+  [[ "$(wc -l <<<"$ASSETS")" -ge "$min" ]] || { echo "the page names too few files under $prefix: $ASSETS" >&2; return 1; }
+  for asset in $ASSETS; do
+    got="$(curl -sS --max-time "$HTTP_TIMEOUT_S" -o "$WORK/body" -w '%{http_code} %{content_type}' "http://127.0.0.1:$PORT$asset")"
+    [[ "$got" =~ ^200\ ($types) ]] || { echo "GET $asset: $got" >&2; return 1; }
+    [[ -s "$WORK/body" ]] || { echo "GET $asset: empty body" >&2; return 1; }
+  done
+}
+
 # ---- checks ----
 
 check_version() {
@@ -145,15 +158,19 @@ check_health() {
 check_docs() {
   # The docs page and every asset it names come out of the binary, without a key.
   expect_get 200 /docs
-  local assets
-  assets="$(grep -o '/docs/assets/[^"]*' "$WORK/body")"
-  [[ "$(wc -l <<<"$assets")" -ge 4 ]] || { echo "/docs names too few assets: $assets" >&2; return 1; }
-  local asset type
-  for asset in $assets; do
-    type="$(curl -sS --max-time "$HTTP_TIMEOUT_S" -o "$WORK/body" -w '%{http_code} %{content_type}' "http://127.0.0.1:$PORT$asset")"
-    [[ "$type" =~ ^200\ (text/javascript|text/css|image/png) ]] || { echo "GET $asset: $type" >&2; return 1; }
-    [[ -s "$WORK/body" ]] || { echo "GET $asset: empty body" >&2; return 1; }
-  done
+  expect_assets /docs/assets/ 'text/javascript|text/css|image/png' 4
+}
+
+check_console() {
+  # The console page and every file it names come out of the binary (built into it; no sources here), without a key.
+  expect_get 200 /console
+  grep -q '<div id="app"></div>' "$WORK/body" || { echo "/console has no app element: $(head -c 300 "$WORK/body")" >&2; return 1; }
+  expect_assets /console/assets/ 'text/javascript|text/css|image/' 1
+  # The script is the bundle, lightweight-charts inside.
+  local script
+  script="$(grep '\.js$' <<<"$ASSETS")" || { echo "/console names no script: $ASSETS" >&2; return 1; }
+  http_get "$script" >/dev/null
+  grep -q 'tv-lightweight-charts' "$WORK/body" || { echo "GET $script: no lightweight-charts code in it" >&2; return 1; }
 }
 
 check_key_required() {
@@ -240,6 +257,7 @@ main() {
   run_check addons_embedded
   run_check health
   run_check docs
+  run_check console
   run_check key_required
   run_check quote
   run_check minute_bars

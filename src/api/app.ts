@@ -1,6 +1,6 @@
 // The Elysia application: the gate, the per-class routes (ETFs mounted twice), the legacy
-// symbol list, the key's own account, health, the OpenAPI and AsyncAPI documents, and one error
-// handler that renders every error the same way.
+// symbol list, the key's own account, health, the OpenAPI and AsyncAPI documents, the /docs and
+// /console pages, and one error handler that renders every error the same way.
 import { Elysia } from 'elysia';
 import type { Server } from 'bun';
 import { ASSET_CLASSES, isAssetClass } from '../domain/asset-classes.ts';
@@ -15,6 +15,7 @@ import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress 
 import { accountRoutes } from './routes/account.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
+import { consoleRoutes } from './routes/console.ts';
 import { coverageRoutes } from './routes/coverage.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { economicCalendarRoutes } from './routes/economic-calendar.ts';
@@ -121,6 +122,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
   for (const group of compatRouteGroups(deps)) app = app.use(group) as unknown as typeof app;
   app = app.use(docsRoutes()) as unknown as typeof app;
+  app = app.use(consoleRoutes(logger)) as unknown as typeof app;
   const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
   requests?.setRoutes(served.routes.map((r) => r.path));
   return served;

@@ -3,7 +3,7 @@
 // crypto quote and its answer shows in the page. The browser asks nothing of any host but this server.
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
-import { ensureChromium, launchChromium, pictureStats } from '../support/browser.ts';
+import { ensureChromium, launchChromium, watchPage, pictureStats } from '../support/browser.ts';
 import { startServer } from '../support/server.ts';
 
 const VIEWPORT = { width: 1280, height: 900 };
@@ -13,9 +13,7 @@ const QUOTE_OP = '#operations-crypto-getCryptoQuote';
 interface PageGlobals {
   document: {
     querySelectorAll(selector: string): { length: number };
-    addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void;
   };
-  cspViolations: string[];
 }
 
 describe('/docs in Chromium', () => {
@@ -27,16 +25,9 @@ describe('/docs in Chromium', () => {
     await using chromium = await launchChromium();
     const page = await chromium.browser.newPage();
     await page.setViewport(VIEWPORT);
-    const requests: { url: string; headers: Record<string, string> }[] = [];
-    page.on('request', (r) => void requests.push({ url: r.url(), headers: r.headers() }));
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => void pageErrors.push(String(e)));
-    // A load the page's policy refused would not show as a request: collect those too.
-    await page.evaluateOnNewDocument(() => {
-      const page = globalThis as unknown as PageGlobals;
-      const seen: string[] = (page.cspViolations = []);
-      page.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
+    // Requests, script errors, and the loads the page's policy refused (those never show as requests).
+    const watch = await watchPage(page);
+    const requests = watch.requests;
 
     // Opened under a name that is not localhost (the browser maps it to 127.0.0.1 and resolves no
     // other name, see support/browser.ts): a renderer that skips remote extras for localhost pages
@@ -90,7 +81,7 @@ describe('/docs in Chromium', () => {
     expect(urls.filter((u) => u.includes('/docs/assets/swagger-ui-bundle.')).length).toBe(1);
     const elsewhere = urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
     expect(elsewhere).toEqual([]);
-    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).cspViolations)).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(await watch.cspViolations()).toEqual([]);
+    expect(watch.errors).toEqual([]);
   }, 60_000);
 });

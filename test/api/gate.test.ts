@@ -120,7 +120,7 @@ describe('hostile and malformed input', () => {
     expectHeaders(res);
   });
 
-  test.each(['/health', '/openapi.json', '/asyncapi.json', '/docs', '/docs/assets/docs.000000000000.css'])('a non-GET method on the open path %s is a 405 too, not a 404', async (path) => {
+  test.each(['/health', '/openapi.json', '/asyncapi.json', '/docs', '/docs/assets/docs.000000000000.css', '/console', '/console/', '/console/assets/main.000000000000.js'])('a non-GET method on the open path %s is a 405 too, not a 404', async (path) => {
     for (const method of ['POST', 'DELETE', 'OPTIONS']) {
       const res = await server.get(path, { method, key: null });
       expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({ method, status: 405, allow: 'GET, HEAD' });

@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { createApp } from '../../src/api/app.ts';
 import type { ApiDeps } from '../../src/api/deps.ts';
 import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../../src/api/routes/docs.ts';
+import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH } from '../../src/console/paths.ts';
 import { openApiPath, ROUTE_TABLE, type RouteRow } from '../../src/api/route-table/index.ts';
 import { ErrorSchema } from '../../src/domain/schemas.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -60,9 +61,12 @@ describe('the table and the app register the same routes', () => {
   const deps = { clock: { nowMs: () => 0 }, store: {}, auth: {} } as unknown as ApiDeps;
   const app = createApp(deps);
   // A prefixed group's root registers as `/markets/`; it answers `/markets` as well.
-  // The docs page is HTML, not a JSON route of the table (and not in /openapi.json): test/api/docs-page.test.ts covers it.
+  // The docs and console pages are HTML, not JSON routes of the table (and not in /openapi.json):
+  // test/api/docs-page.test.ts and test/api/console-page.test.ts cover them.
+  const pages = [DOCS_PATH, CONSOLE_PATH];
+  const pageAssets = [DOCS_ASSETS_PREFIX, CONSOLE_ASSETS_PREFIX];
   const served = app.routes
-    .filter((r) => r.path !== DOCS_PATH && !r.path.startsWith(DOCS_ASSETS_PREFIX))
+    .filter((r) => !pages.includes(r.path) && !pageAssets.some((prefix) => r.path.startsWith(prefix)))
     .map((r) => `${r.method} ${r.path.length > 1 ? r.path.replace(/\/$/, '') : r.path}`)
     .sort();
   const tabled = ROUTE_TABLE.map((r) => `${r.method} ${r.path}`).sort();

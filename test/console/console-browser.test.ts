@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { ensureChromium, launchChromium, pictureStats, type TestBrowser } from '../support/browser.ts';
+import { ensureChromium, launchChromium, pictureStats, watchPage, type PageWatch, type TestBrowser } from '../support/browser.ts';
 import { createKeyOn } from '../support/cli.ts';
 import { FakeFeed } from '../support/fake-feed.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -26,36 +26,29 @@ interface El {
   height?: number;
 }
 interface PageGlobals {
-  document: { querySelector(selector: string): El | null; querySelectorAll(selector: string): ArrayLike<El>; documentElement: { scrollWidth: number }; addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void; body: El };
+  document: { querySelector(selector: string): El | null; querySelectorAll(selector: string): ArrayLike<El>; documentElement: { scrollWidth: number }; body: El };
   innerWidth: number;
   getComputedStyle(el: El): { backgroundColor: string };
-  cspViolations: string[];
 }
 const g = () => globalThis as unknown as PageGlobals;
 
 interface Watch {
   page: Page;
-  requests: string[];
+  watch: PageWatch;
+  /** Script errors and what the page logged as an error (the browser logs failed loads so). */
   errors: string[];
 }
 
-/** A page that records every request it makes, its console errors, uncaught errors and refused loads. */
+/** A laptop-sized page that records its requests, errors, console errors and refused loads. */
 async function openPage(browser: Browser, context?: Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<Watch> {
   const page = await (context ?? browser).newPage();
   await page.setViewport(VIEWPORT);
-  const requests: string[] = [];
+  const watch = await watchPage(page);
   const errors: string[] = [];
-  page.on('request', (r) => void requests.push(r.url()));
-  page.on('pageerror', (e) => void errors.push(`pageerror: ${String(e)}`));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`);
   });
-  await page.evaluateOnNewDocument(() => {
-    const w = globalThis as unknown as PageGlobals;
-    const seen: string[] = (w.cspViolations = []);
-    w.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-  });
-  return { page, requests, errors };
+  return { page, watch, errors };
 }
 
 async function enterKey(page: Page, key: string): Promise<void> {
@@ -115,7 +108,7 @@ describe('/console in Chromium', () => {
   });
 
   test('shows feeds, markets, a live watchlist and charts, with nothing from elsewhere', async () => {
-    const { page, requests, errors } = await openPage(chromium.browser);
+    const { page, watch, errors } = await openPage(chromium.browser);
     const res = await page.goto(`${base}/console`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
     await enterKey(page, server.key);
@@ -188,18 +181,21 @@ describe('/console in Chromium', () => {
     const [r, gg, b] = (bg.match(/\d+/g) ?? []).map(Number);
     expect(r! + gg! + b!).toBeLessThan(120);
 
-    const elsewhere = requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== base);
+    const urls = watch.requests.map((r) => r.url);
+    const elsewhere = urls.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== base);
     expect(elsewhere).toEqual([]);
-    expect(requests.some((u) => u.startsWith(`${base}/console/assets/`))).toBe(true);
-    expect(await page.evaluate(() => g().cspViolations)).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(urls.some((u) => u.startsWith(`${base}/console/assets/main.`))).toBe(true);
+    // REST calls carry the key in the header, never in the URL (the stream URL is no fetch).
+    expect(watch.requests.filter((r) => r.url.includes('/crypto/snapshot/')).every((r) => r.headers['x-api-key'] === server.key && !r.url.includes('apiKey'))).toBe(true);
+    expect(await watch.cspViolations()).toEqual([]);
+    expect([...watch.errors, ...errors]).toEqual([]);
     await page.close();
   }, 90_000);
 
   test('a free key sees its plan and quota, and only its classes', async () => {
     const free = await createKeyOn(server, '--plan', 'free');
     const context = await chromium.browser.createBrowserContext();
-    const { page, errors } = await openPage(chromium.browser, context);
+    const { page, watch, errors } = await openPage(chromium.browser, context);
     await page.goto(`${base}/console`, { waitUntil: 'load' });
     await enterKey(page, free.key);
     await page.waitForFunction(() => (g().document.querySelector('#key-plan')?.textContent ?? '').includes('free'));
@@ -212,20 +208,20 @@ describe('/console in Chromium', () => {
     // The calls it made were counted against the key, and the panel says so.
     const used = Number((await text(page, '#key-quota')).match(/quota ([\d,]+) \//)![1]!.replace(/,/g, ''));
     expect(used).toBeGreaterThan(0);
-    expect(errors).toEqual([]);
+    expect([...watch.errors, ...errors]).toEqual([]);
     await context.close();
   }, 60_000);
 
   test('a bad key gets a clear message and the form again', async () => {
     const context = await chromium.browser.createBrowserContext();
-    const { page, errors } = await openPage(chromium.browser, context);
+    const { page, watch, errors } = await openPage(chromium.browser, context);
     await page.goto(`${base}/console`, { waitUntil: 'load' });
     await enterKey(page, 'not-a-key-0000');
     await page.waitForSelector('#key-error');
     expect(await text(page, '#key-error')).toBe('The server refused this key: invalid API key');
     expect(await page.$('#key-input')).not.toBeNull();
     // The refused calls are the page's only failed loads (the browser logs a failed load as an error).
-    expect(errors.filter((e) => !/401 \(Unauthorized\)/.test(e))).toEqual([]);
+    expect([...watch.errors, ...errors.filter((e) => !/401 \(Unauthorized\)/.test(e))]).toEqual([]);
     await context.close();
   }, 60_000);
 });

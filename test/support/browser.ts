@@ -3,19 +3,7 @@
 // here and in CI); otherwise the test fails saying how to install it.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import puppeteer, { type Browser } from 'puppeteer-core';
-
-/** What pictureStats runs in the page uses of its globals (the project's TypeScript has no DOM library). */
-interface CanvasGlobals {
-  document: {
-    createElement(tag: 'canvas'): {
-      width: number;
-      height: number;
-      getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
-    };
-  };
-  Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
-}
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 /** MDS_CHROMIUM names another binary (a Chromium or Chrome build); Debian's package by default. */
 export const CHROMIUM = process.env.MDS_CHROMIUM ?? '/usr/bin/chromium';
@@ -52,6 +40,47 @@ export async function launchChromium(): Promise<TestBrowser> {
     ],
   });
   return { browser, [Symbol.asyncDispose]: () => browser.close() };
+}
+
+/** The page's globals the violation listener uses (the project's TypeScript has no DOM library). */
+interface ViolationGlobals {
+  document: { addEventListener(type: 'securitypolicyviolation', listener: (e: { violatedDirective: string; blockedURI: string }) => void): void };
+  cspViolations: string[];
+}
+
+export interface PageWatch {
+  /** Every request the page made, in order. */
+  requests: { url: string; headers: Record<string, string> }[];
+  /** Uncaught errors of the page's scripts. */
+  errors: string[];
+  /** Loads the page's policy refused (they never show as requests): `directive blocked-uri`. */
+  cspViolations(): Promise<string[]>;
+}
+
+/** Watches a page from its next navigation on: its requests, script errors and policy refusals. */
+export async function watchPage(page: Page): Promise<PageWatch> {
+  const requests: PageWatch['requests'] = [];
+  page.on('request', (r) => void requests.push({ url: r.url(), headers: r.headers() }));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => void errors.push(String(e)));
+  await page.evaluateOnNewDocument(() => {
+    const page = globalThis as unknown as ViolationGlobals;
+    const seen: string[] = (page.cspViolations = []);
+    page.document.addEventListener('securitypolicyviolation', (e) => void seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  return { requests, errors, cspViolations: () => page.evaluate(() => (globalThis as unknown as ViolationGlobals).cspViolations) };
+}
+
+/** What pictureStats runs in the page uses of its globals (the project's TypeScript has no DOM library). */
+interface CanvasGlobals {
+  document: {
+    createElement(tag: 'canvas'): {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): { drawImage(image: unknown, x: number, y: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null;
+    };
+  };
+  Image: new () => { src: string; naturalWidth: number; naturalHeight: number; decode(): Promise<void> };
 }
 
 /** Decodes a PNG in a blank page's canvas: its size, how many colours, and the share of pixels unlike the corner. */

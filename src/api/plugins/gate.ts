@@ -8,13 +8,14 @@ import type { Clock } from '../../clock.ts';
 import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
+import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH } from '../../console/paths.ts';
 import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../routes/docs.ts';
 
 export const MAX_URL_LENGTH = 2048;
-// `/docs/` too: the router answers it as `/docs`.
-const OPEN_PATHS = new Set(['/health', '/openapi.json', '/asyncapi.json', DOCS_PATH, `${DOCS_PATH}/`]);
-/** The docs page's scripts, styles and icon, open like the page (checked only once a path is not in OPEN_PATHS). */
-const isDocsAsset = (path: string) => path.startsWith(DOCS_ASSETS_PREFIX);
+// `/docs/` and `/console/` too: the router answers them as `/docs` and `/console`.
+const OPEN_PATHS = new Set(['/health', '/openapi.json', '/asyncapi.json', DOCS_PATH, `${DOCS_PATH}/`, CONSOLE_PATH, `${CONSOLE_PATH}/`]);
+/** The pages' scripts, styles and images, open like the pages (checked only once a path is not in OPEN_PATHS). */
+const isPageAsset = (path: string) => path.startsWith(DOCS_ASSETS_PREFIX) || path.startsWith(CONSOLE_ASSETS_PREFIX);
 /**
  * Symbol lists open to any key (spec: perpetuals), whatever the key's plan. A set of whole paths:
  * `path`'s hash is already computed for OPEN_PATHS, where indexing a table by the sliced class
@@ -147,7 +148,7 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     const queryAt = url.indexOf('?', pathStart);
     const path = queryAt < 0 ? url.slice(pathStart) : url.slice(pathStart, queryAt);
 
-    if (OPEN_PATHS.has(path) || isDocsAsset(path)) {
+    if (OPEN_PATHS.has(path) || isPageAsset(path)) {
       // Open paths count against nothing: the headers say where the caller's keyless limit stands.
       const state = anonLimiter.peek(peerAddress(request) ?? 'unknown');
       setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
