@@ -30,7 +30,6 @@ interface PageGlobals {
   innerWidth: number;
   getComputedStyle(el: El): { backgroundColor: string };
 }
-const g = () => globalThis as unknown as PageGlobals;
 
 interface Watch {
   page: Page;
@@ -62,7 +61,7 @@ const text = (page: Page, selector: string) => page.$eval(selector, (el) => el.t
 /** Pixels of the chart's canvases in the candle colours (up or down): proof that candles were drawn. */
 async function candlePixels(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const w = g();
+    const w = (globalThis as unknown as PageGlobals);
     let count = 0;
     const canvases = w.document.querySelectorAll('#chart canvas');
     for (let i = 0; i < canvases.length; i++) {
@@ -114,7 +113,7 @@ describe('/console in Chromium', () => {
     await enterKey(page, server.key);
 
     // Key panel: the development key's plan, unmetered.
-    await page.waitForFunction(() => (g().document.querySelector('#key-plan')?.textContent ?? '').includes('development'));
+    await page.waitForFunction(() => ((globalThis as unknown as PageGlobals).document.querySelector('#key-plan')?.textContent ?? '').includes('development'));
     expect(await text(page, '#key-quota')).toContain('unmetered');
 
     // Feeds: every feed /health lists, each with its state.
@@ -128,7 +127,7 @@ describe('/console in Chromium', () => {
     // Market clock: every market of /markets, 38 of them stock markets, each with REST's status.
     const { body: list } = await server.json<{ markets: { market: string; type: string }[] }>('/markets');
     expect(list.markets.filter((m) => m.type === 'stocks').length).toBe(38);
-    await page.waitForFunction((n: number) => g().document.querySelectorAll('#markets tr[data-market] .pill[data-status]').length === n, {}, list.markets.length);
+    await page.waitForFunction((n: number) => (globalThis as unknown as PageGlobals).document.querySelectorAll('#markets tr[data-market] .pill[data-status]').length === n, {}, list.markets.length);
     const { body: status } = await server.json<{ markets: { market: string; status: string }[] }>('/markets/status');
     const shown = await page.$$eval('#markets tr[data-market]', (rows) => rows.map((r) => [(r as unknown as El).dataset.market!, (r as unknown as El).querySelectorAll('.pill')[0]!.dataset.status!] as const));
     expect(new Map(shown)).toEqual(new Map(status.markets.map((m) => [m.market, m.status] as const)));
@@ -138,9 +137,9 @@ describe('/console in Chromium', () => {
 
     // Watchlist: BTCUSD's bid moves within seconds, from the stream.
     const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';
-    await page.waitForFunction((sel: string) => /\d/.test(g().document.querySelector(sel)?.textContent ?? ''), {}, bidCell);
+    await page.waitForFunction((sel: string) => /\d/.test((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? ''), {}, bidCell);
     const firstBid = await text(page, bidCell);
-    await page.waitForFunction((sel: string, before: string) => (g().document.querySelector(sel)?.textContent ?? before) !== before, { timeout: 10_000 }, bidCell, firstBid);
+    await page.waitForFunction((sel: string, before: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? before) !== before, { timeout: 10_000 }, bidCell, firstBid);
     expect(await text(page, '#stream-state')).toContain('live');
 
     // Chart: the first watchlist row (BTCUSD), in 1-minute candles.
@@ -165,7 +164,7 @@ describe('/console in Chromium', () => {
     await page.waitForSelector('#watchlist tr[data-symbol="WTIUSD"]');
 
     // Fits a laptop screen: no sideways scrolling.
-    expect(await page.evaluate(() => g().document.documentElement.scrollWidth <= g().innerWidth)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= (globalThis as unknown as PageGlobals).innerWidth)).toBe(true);
 
     const png = await page.screenshot({ type: 'png' });
     const out = process.env.MDS_CONSOLE_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), 'mds-console-')), 'console.png');
@@ -177,7 +176,7 @@ describe('/console in Chromium', () => {
 
     // Dark mode: the system's choice is followed.
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-    const bg = await page.evaluate(() => g().getComputedStyle(g().document.body).backgroundColor);
+    const bg = await page.evaluate(() => (globalThis as unknown as PageGlobals).getComputedStyle((globalThis as unknown as PageGlobals).document.body).backgroundColor);
     const [r, gg, b] = (bg.match(/\d+/g) ?? []).map(Number);
     expect(r! + gg! + b!).toBeLessThan(120);
 
@@ -198,8 +197,8 @@ describe('/console in Chromium', () => {
     const { page, watch, errors } = await openPage(chromium.browser, context);
     await page.goto(`${base}/console`, { waitUntil: 'load' });
     await enterKey(page, free.key);
-    await page.waitForFunction(() => (g().document.querySelector('#key-plan')?.textContent ?? '').includes('free'));
-    await page.waitForFunction(() => / \/ 3,000 used, /.test(g().document.querySelector('#key-quota')?.textContent ?? ''));
+    await page.waitForFunction(() => ((globalThis as unknown as PageGlobals).document.querySelector('#key-plan')?.textContent ?? '').includes('free'));
+    await page.waitForFunction(() => / \/ 3,000 used, /.test((globalThis as unknown as PageGlobals).document.querySelector('#key-quota')?.textContent ?? ''));
     await page.waitForSelector('#watchlist tr[data-symbol="BTCUSD"]');
     await page.waitForSelector('#markets tr[data-market] .pill[data-status]');
     // The defaults the plan allows: no index, ETF or commodity row.

@@ -3,7 +3,7 @@
 import type { Health } from '../../../client/src/generated.ts';
 import { describeError, type ConsoleApi } from './api.ts';
 import { h, replaceChildren, setText } from './dom.ts';
-import { fmtAge, fmtCompact, fmtInt } from './format.ts';
+import { fmtAge, fmtBytes, fmtInt } from './format.ts';
 
 const REFRESH_MS = 2000;
 
@@ -52,7 +52,7 @@ export class FeedsPanel {
 
   private render(health: Health): void {
     this.summary.dataset.status = health.status;
-    const disk = health.disk.free_bytes === null ? '' : ` · disk ${fmtCompact(health.disk.free_bytes)}B free${health.disk.writes === 'failing' ? ', writes failing' : ''}`;
+    const disk = health.disk.free_bytes === null ? '' : ` · disk ${fmtBytes(health.disk.free_bytes)} free${health.disk.writes === 'failing' ? ', writes failing' : ''}`;
     setText(this.summary, `mds ${health.version} · ${health.status}${health.reason ? `: ${health.reason}` : ''} · ${fmtInt(health.symbols)} symbols · up ${fmtAge(health.uptime_s * 1000)}${disk}`);
     const seen = new Set<string>();
     for (const f of health.feeds) {

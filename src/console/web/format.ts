@@ -30,6 +30,19 @@ export function fmtPercent(p: number | null | undefined): string {
   return `${p > 0 ? '+' : ''}${p.toFixed(2)}%`;
 }
 
+/** Bytes in binary units: 812.0 MiB, 36.4 GiB. */
+export function fmtBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
+}
+
 /** 450 ms, 12.3 s, 4 min 12 s, 3 h 05 min, 2 d 4 h. */
 export function fmtAge(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';

@@ -141,9 +141,11 @@ export class MarketsPanel {
     const open = ms(s.next_open);
     let text = '';
     let at: number | null = null;
-    if (s.is_open) {
+    if (s.is_open && s.next_open === null && s.next_close === null) {
+      text = 'around the clock';
+    } else if (s.is_open) {
       at = close !== null && close > now ? close : ms(s.next_close);
-      text = at === null ? 'around the clock' : `closes in ${fmtDuration(at - now)}`;
+      text = at === null ? '' : `closes in ${fmtDuration(at - now)}`;
     } else if (open !== null) {
       at = open;
       text = open > now ? `opens in ${fmtDuration(open - now)}` : 'opening…';

@@ -1,0 +1,21 @@
+import { test } from 'bun:test';
+import { launchChromium, watchPage } from '../support/browser.ts';
+import { startServer } from '../support/server.ts';
+test('debug', async () => {
+  await using server = await startServer();
+  await using chromium = await launchChromium();
+  const page = await chromium.browser.newPage();
+  await page.setViewport({ width: 1366, height: 768 });
+  const w = await watchPage(page);
+  page.on('console', (m) => console.log('CONSOLE', m.type(), m.text()));
+  await page.goto(`http://mds.test:${server.port}/console`, { waitUntil: 'load' });
+  await page.waitForSelector('#key-input');
+  await page.type('#key-input', server.key);
+  await page.keyboard.press('Enter');
+  await Bun.sleep(6000);
+  console.log('ERRORS', w.errors);
+  console.log('REQ', w.requests.map((r) => r.url).join('\n'));
+  const html = await page.evaluate(() => (globalThis as any).document.body.innerText.slice(0, 3000));
+  console.log(html);
+  await page.screenshot({ path: '/tmp/console-debug.png' });
+}, 60000);
