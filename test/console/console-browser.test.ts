@@ -146,6 +146,15 @@ describe('/console in Chromium', () => {
     expect(await chartReady(page, 'BTCUSD', '1m')).toBeGreaterThan(100);
     expect(await candlePixels(page)).toBeGreaterThan(500);
 
+    // The README's picture: the page as a user first sees it.
+    const png = await page.screenshot({ type: 'png' });
+    const out = process.env.MDS_CONSOLE_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), 'mds-console-')), 'console.png');
+    writeFileSync(out, png);
+    const stats = await pictureStats(chromium.browser, png);
+    expect({ width: stats.width, height: stats.height }).toEqual(VIEWPORT);
+    expect(stats.colours).toBeGreaterThan(100);
+    if (process.env.MDS_CONSOLE_SCREENSHOT === undefined) rmSync(out);
+
     // US:AAPL from the keyboard: '/' to search, type, Enter adds it and charts it.
     await page.keyboard.press('/');
     await page.keyboard.type('AAPL');
@@ -165,14 +174,6 @@ describe('/console in Chromium', () => {
 
     // Fits a laptop screen: no sideways scrolling.
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= (globalThis as unknown as PageGlobals).innerWidth)).toBe(true);
-
-    const png = await page.screenshot({ type: 'png' });
-    const out = process.env.MDS_CONSOLE_SCREENSHOT ?? join(mkdtempSync(join(tmpdir(), 'mds-console-')), 'console.png');
-    writeFileSync(out, png);
-    const stats = await pictureStats(chromium.browser, png);
-    expect({ width: stats.width, height: stats.height }).toEqual(VIEWPORT);
-    expect(stats.colours).toBeGreaterThan(100);
-    if (process.env.MDS_CONSOLE_SCREENSHOT === undefined) rmSync(out);
 
     // Dark mode: the system's choice is followed.
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);

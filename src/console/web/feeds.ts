@@ -26,7 +26,7 @@ export class FeedsPanel {
         h(
           'table',
           { class: 'grid' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'feed'), h('th', { scope: 'col' }, 'state'), h('th', { scope: 'col', class: 'num' }, 'last msg'), h('th', { scope: 'col', class: 'num' }, 'msg/s'), h('th', { scope: 'col', class: 'num' }, 'reconnects'), h('th', { scope: 'col', class: 'num' }, 'instruments'))),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'feed'), h('th', { scope: 'col' }, 'state'), h('th', { scope: 'col', class: 'num', title: 'age of the last message' }, 'last msg'), h('th', { scope: 'col', class: 'num', title: 'messages per second' }, 'msg/s'), h('th', { scope: 'col', class: 'num', title: 'reconnects since start' }, 'reconn.'), h('th', { scope: 'col', class: 'num', title: 'instruments the feed supplies' }, 'instr.'))),
           this.body,
         ),
       ),

@@ -103,11 +103,13 @@ export class KeyPanel {
       const used = this.quota.limit - this.quota.remaining;
       setText(this.quotaEl, `quota ${fmtInt(used)} / ${fmtInt(this.quota.limit)} used, ${fmtInt(this.quota.remaining)} left, resets in ${fmtDuration(this.quota.resetMs - now)}`);
       const share = this.quota.limit > 0 ? used / this.quota.limit : 0;
+      this.meter.hidden = false;
       fill.style.width = `${Math.min(100, share * 100).toFixed(1)}%`;
       this.meter.dataset.level = share > 0.9 ? 'high' : share > 0.7 ? 'mid' : 'low';
     } else {
       setText(this.quotaEl, this.unmetered ? 'quota: unmetered' : '');
       fill.style.width = '0%';
+      this.meter.hidden = true;
     }
     if (this.minute) {
       const fresh = this.minute.resetMs > now;

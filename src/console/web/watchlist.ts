@@ -158,7 +158,7 @@ export class Watchlist {
     const el = h(
       'tr',
       { tabindex: 0, 'data-symbol': pick.symbol, 'data-class': pick.cls, 'aria-label': `${pick.symbol}: Enter shows its chart, Delete removes it` },
-      h('th', { scope: 'row' }, h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'cls' }, pick.cls), name ? h('span', { class: 'name' }, name) : null),
+      h('th', { scope: 'row', title: name }, h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'cls' }, pick.cls)),
       cells.bid,
       cells.ask,
       cells.last,
@@ -235,6 +235,7 @@ export class Watchlist {
       this.update(row.cells.last, fmtPrice(row.last, d));
       const change = row.last !== null && row.prevClose ? ((row.last - row.prevClose) / row.prevClose) * 100 : null;
       setText(row.cells.change, fmtPercent(change));
+      if (row.ts !== null) setText(row.cells.age, fmtAge(serverNow() - row.ts));
       row.cells.change.dataset.sign = change === null ? '' : change > 0 ? 'up' : change < 0 ? 'down' : '';
     }
   }
