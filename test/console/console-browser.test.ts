@@ -212,6 +212,39 @@ describe('/console in Chromium', () => {
     await context.close();
   }, 60_000);
 
+  test('the stream reconnects by itself when the server comes back, and the board moves again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mds-console-restart-'));
+    let own = await startServer({ dataDir });
+    const port = own.port;
+    try {
+      const context = await chromium.browser.createBrowserContext();
+      const { page, watch } = await openPage(chromium.browser, context);
+      await page.goto(`http://mds.test:${port}/console`, { waitUntil: 'load' });
+      await enterKey(page, own.key);
+      await page.waitForSelector('#stream-state[data-state="live"]');
+      await chartReady(page, 'BTCUSD', '1m');
+
+      await own.stop();
+      await page.waitForSelector('#stream-state[data-state="waiting"]', { timeout: 15_000 });
+      own = await startServer({ dataDir, args: ['--port', String(port)] });
+      await page.waitForFunction(() => /reconnected/.test((globalThis as unknown as PageGlobals).document.querySelector('#stream-state')?.textContent ?? ''), { timeout: 30_000 });
+      // Prices move again, and the chart read its bars again.
+      const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';
+      const before = await text(page, bidCell);
+      await page.waitForFunction((sel: string, b: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? b) !== b, { timeout: 10_000 }, bidCell, before);
+      const rangeCalls = () => watch.requests.filter((r) => r.url.includes('/crypto/agg/BTCUSD/1/minute/')).length;
+      const deadline = Date.now() + 10_000;
+      while (rangeCalls() < 2 && Date.now() < deadline) await Bun.sleep(50);
+      expect(rangeCalls()).toBe(2);
+      await chartReady(page, 'BTCUSD', '1m');
+      expect(watch.errors).toEqual([]);
+      await context.close();
+    } finally {
+      await own[Symbol.asyncDispose]();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   test('a bad key gets a clear message and the form again', async () => {
     const context = await chromium.browser.createBrowserContext();
     const { page, watch, errors } = await openPage(chromium.browser, context);
