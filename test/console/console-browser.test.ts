@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { ensureChromium, launchChromium, pictureStats, watchPage, type PageWatch, type TestBrowser } from '../support/browser.ts';
-import { createKeyOn } from '../support/cli.ts';
+import { createKeyOn, until } from '../support/cli.ts';
 import { FakeFeed } from '../support/fake-feed.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
@@ -233,8 +233,7 @@ describe('/console in Chromium', () => {
       const before = await text(page, bidCell);
       await page.waitForFunction((sel: string, b: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? b) !== b, { timeout: 10_000 }, bidCell, before);
       const rangeCalls = () => watch.requests.filter((r) => r.url.includes('/crypto/agg/BTCUSD/1/minute/')).length;
-      const deadline = Date.now() + 10_000;
-      while (rangeCalls() < 2 && Date.now() < deadline) await Bun.sleep(50);
+      await until(async () => rangeCalls() >= 2, 'the chart to read its bars again');
       expect(rangeCalls()).toBe(2);
       await chartReady(page, 'BTCUSD', '1m');
       expect(watch.errors).toEqual([]);
