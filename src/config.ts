@@ -37,6 +37,30 @@ export interface ServeConfig {
   metricsPort: number | null;
   /** Bearer token that opens GET /metrics on the main port, or null (there it answers 404). */
   metricsToken: string | null;
+  /** `all`: one process, no NATS; `ingest`: feeds in, publishes to JetStream; `edge`: consumes JetStream, serves. */
+  role: Role;
+  /** NATS server URLs, comma-separated (`nats://host:4222`), or null (role all). */
+  nats: string | null;
+  /** NATS credentials file (JWT and seed, as `nsc` writes it), or null. */
+  natsCreds: string | null;
+  /** PEM file of the CA that signed the NATS server's certificate, or null (TLS off unless the URL is tls://). */
+  natsTlsCa: string | null;
+  /** PEM client certificate and key for NATS servers that verify clients, or null. */
+  natsTlsCert: string | null;
+  natsTlsKey: string | null;
+  /** Edge: behind the stream by more than this, /health says degraded. */
+  edgeMaxLagMs: number;
+}
+
+export const ROLES = ['all', 'ingest', 'edge'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A comma-separated list of nats://, tls://, ws:// or wss:// URLs (host:port alone means nats://). */
+function natsUrls(raw: string, name: string): string {
+  const urls = raw.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  const bad = urls.find((u) => !/^((nats|tls|ws|wss):\/\/)?[^\s/:]+(:\d{1,5})?$/.test(u.replace(/^(nats|tls|ws|wss):\/\/[^@/]*@/, '$1://')));
+  if (urls.length === 0 || bad !== undefined) throw new UsageError(`${name} must be NATS server URLs, comma-separated (nats://127.0.0.1:4222, tls://nats.example:4222), got ${JSON.stringify(raw)}`);
+  return urls.join(',');
 }
 
 interface OptionSpec<K extends keyof ServeConfig> {
@@ -173,6 +197,13 @@ const OPTIONS = [
       return raw;
     },
   },
+  { key: 'role', flag: 'role', env: 'MDS_ROLE', arg: 'ROLE', allowed: `one of ${ROLES.join(', ')}`, help: "'all': one process, no NATS; 'ingest': run the feeds and publish to NATS JetStream; 'edge': serve from what an ingest node publishes (see README, Deployment)", fallback: 'all', parse: oneOf(ROLES) },
+  { key: 'nats', flag: 'nats', env: 'MDS_NATS', arg: 'URLS', allowed: 'NATS server URLs, comma-separated (nats://127.0.0.1:4222)', help: 'NATS server URLs (JetStream enabled) for --role ingest and edge, comma-separated', fallback: null, parse: natsUrls },
+  { key: 'natsCreds', flag: 'nats-creds', env: 'MDS_NATS_CREDS', arg: 'FILE', allowed: 'a credentials file path', help: 'NATS credentials file (user JWT and seed)', fallback: null, parse: (raw: string) => raw },
+  { key: 'natsTlsCa', flag: 'nats-tls-ca', env: 'MDS_NATS_TLS_CA', arg: 'FILE', allowed: 'a PEM file path', help: "PEM CA certificate to verify the NATS server's certificate with (turns TLS on)", fallback: null, parse: (raw: string) => raw },
+  { key: 'natsTlsCert', flag: 'nats-tls-cert', env: 'MDS_NATS_TLS_CERT', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM client certificate for NATS servers that verify clients (with --nats-tls-key)', fallback: null, parse: (raw: string) => raw },
+  { key: 'natsTlsKey', flag: 'nats-tls-key', env: 'MDS_NATS_TLS_KEY', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM private key of --nats-tls-cert', fallback: null, parse: (raw: string) => raw },
+  { key: 'edgeMaxLagMs', flag: 'edge-max-lag-ms', env: 'MDS_EDGE_MAX_LAG_MS', arg: 'N', allowed: 'an integer from 100 to 3600000', help: "edge: /health says 'degraded' while the edge is further behind the stream than this", fallback: 5_000, parse: integer(100, 3_600_000) },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
@@ -240,5 +271,18 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
     else config[o.key] = o.fallback;
   }
   config.noDevKey = values['no-dev-key'] === true || env.MDS_NO_DEV_KEY === '1' || env.MDS_NO_DEV_KEY === 'true';
+  checkRole(config as unknown as ServeConfig, typeof values.feed === 'string' || (env.MDS_FEED ?? '') !== '');
   return config as unknown as ServeConfig;
+}
+
+/** The flags a role needs and those it cannot take. */
+function checkRole(c: ServeConfig, feedGiven: boolean): void {
+  if (c.role === 'all') {
+    if (c.nats !== null) throw new UsageError("--nats is for --role ingest or edge; a single process (--role all, the default) needs no NATS");
+    return;
+  }
+  if (c.nats === null) throw new UsageError(`--role ${c.role} needs --nats URLS (the NATS servers, JetStream enabled), e.g. --nats nats://127.0.0.1:4222`);
+  if ((c.natsTlsCert === null) !== (c.natsTlsKey === null)) throw new UsageError('--nats-tls-cert and --nats-tls-key go together');
+  if (c.role === 'edge' && feedGiven && c.feed !== 'none') throw new UsageError(`--role edge runs no feed of its own (its data comes from the ingest node over NATS): leave out --feed, got --feed ${c.feed}`);
+  if (c.role === 'edge') c.feed = 'none';
 }
