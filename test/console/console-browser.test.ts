@@ -133,7 +133,7 @@ describe('/console in Chromium', () => {
     expect(new Map(shown)).toEqual(new Map(status.markets.map((m) => [m.market, m.status] as const)));
     expect(shown.length).toBe(list.markets.length);
     expect(await text(page, '#markets tr[data-market="US"] .pill')).toBe('open'); // 10:30 in New York
-    expect(await text(page, '#markets tr[data-market="US"] td.next')).toMatch(/^closes in \d+ h \d\d min$/);
+    expect(await text(page, '#markets tr[data-market="US"] td.next')).toMatch(/^closes in \d+h \d\dm$/);
 
     // Watchlist: BTCUSD's bid moves within seconds, from the stream.
     const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';

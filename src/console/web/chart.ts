@@ -131,7 +131,7 @@ export class ChartPanel {
   applyTheme(): void {
     if (!this.chart || !this.candles || !this.bands) return;
     const c = themeColors();
-    this.chart.applyOptions({ layout: { background: { color: c.bg }, textColor: c.text }, grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } } });
+    this.chart.applyOptions({ layout: { background: { color: c.bg }, textColor: c.text }, grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } }, rightPriceScale: { borderColor: c.grid }, timeScale: { borderColor: c.grid } });
     this.candles.applyOptions({ upColor: c.up, downColor: c.down, wickUpColor: c.up, wickDownColor: c.down });
     this.bands.setColors(bandColors(c));
     this.setSeries();

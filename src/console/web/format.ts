@@ -43,23 +43,33 @@ export function fmtBytes(n: number | null | undefined): string {
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-/** 450 ms, 12.3 s, 4 min 12 s, 3 h 05 min, 2 d 4 h. */
+/** 450ms, 12.3s, 4m 12s, 3h 05m, 2d 04h. */
 export function fmtAge(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   return fmtDuration(ms);
 }
 
-/** A countdown or a span, to the second under an hour: 59 s, 4 min 07 s, 3 h 05 min, 2 d 04 h. */
+/** The coarsest unit only, for narrow cells: 450ms, 12s, 4m, 3h, 2d. */
+export function fmtAgeShort(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 60_000) return `${Math.floor(ms / 1000)}s`;
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m`;
+  if (ms < 172_800_000) return `${Math.floor(ms / 3_600_000)}h`;
+  return `${Math.floor(ms / 86_400_000)}d`;
+}
+
+/** A countdown or a span, to the second under an hour: 59s, 4m 07s, 3h 05m, 2d 04h. */
 export function fmtDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
   const hrs = Math.floor(m / 60);
-  if (hrs < 48) return `${hrs} h ${String(m % 60).padStart(2, '0')} min`;
-  return `${Math.floor(hrs / 24)} d ${String(hrs % 24).padStart(2, '0')} h`;
+  if (hrs < 48) return `${hrs}h ${String(m % 60).padStart(2, '0')}m`;
+  return `${Math.floor(hrs / 24)}d ${String(hrs % 24).padStart(2, '0')}h`;
 }
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();

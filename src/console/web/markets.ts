@@ -193,8 +193,11 @@ export class MarketsPanel {
   private drawScale(now: number): void {
     const start = now - STRIP_BEFORE;
     const nodes: HTMLElement[] = [];
-    const first = Math.ceil(start / (3 * HOUR)) * 3 * HOUR;
-    for (let t = first; t < start + STRIP_SPAN; t += 3 * HOUR) {
+    // Labels about 40 px apart: every 3, 6 or 12 hours as the strip's width allows.
+    const width = this.scale.clientWidth || 320;
+    const step = (width >= 320 ? 3 : width >= 160 ? 6 : 12) * HOUR;
+    const first = Math.ceil(start / step) * step;
+    for (let t = first; t < start + STRIP_SPAN; t += step) {
       const mark = h('span', { class: 'tick' }, fmtClock(t, 'UTC'));
       mark.style.left = `${(((t - start) / STRIP_SPAN) * 100).toFixed(3)}%`;
       nodes.push(mark);

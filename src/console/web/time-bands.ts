@@ -113,7 +113,8 @@ export class TimeBands implements ISeriesPrimitive<Time> {
         ctx.fillStyle = this.colors.session;
         ctx.fillRect(bx, 0, Math.max(1, Math.round(hr)), height);
         ctx.fillStyle = this.colors.text;
-        ctx.fillText(s.label, bx + Math.round(3 * hr), Math.round(12 * vr));
+        // At the foot of the pane, clear of the legend at its head.
+        ctx.fillText(s.label, bx + Math.round(3 * hr), height - Math.round(6 * vr));
       }
       ctx.restore();
     });

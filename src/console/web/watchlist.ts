@@ -5,7 +5,7 @@
 import { now as serverNow } from './clock.ts';
 import { describeError, type AssetClass, type ConsoleApi } from './api.ts';
 import { h, setText } from './dom.ts';
-import { fmtAge, fmtPercent, fmtPrice, priceDigits } from './format.ts';
+import { fmtAgeShort, fmtPercent, fmtPrice, priceDigits } from './format.ts';
 import type { Live, Tick } from './live.ts';
 import type { SymbolEntry, SymbolIndex } from './symbols.ts';
 import { cssColor } from './theme.ts';
@@ -73,7 +73,7 @@ export class Watchlist {
         h(
           'table',
           { class: 'grid board' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'symbol'), h('th', { scope: 'col', class: 'num' }, 'bid'), h('th', { scope: 'col', class: 'num' }, 'ask'), h('th', { scope: 'col', class: 'num' }, 'last'), h('th', { scope: 'col', class: 'num' }, 'chg'), h('th', { scope: 'col', class: 'num' }, 'age'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'remove')))),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'symbol'), h('th', { scope: 'col', class: 'num' }, 'bid'), h('th', { scope: 'col', class: 'num' }, 'ask'), h('th', { scope: 'col', class: 'num' }, 'last'), h('th', { scope: 'col', class: 'num' }, 'chg'), h('th', { scope: 'col', class: 'num', title: 'since the last tick' }, 'age'))),
           this.body,
         ),
       ),
@@ -158,13 +158,12 @@ export class Watchlist {
     const el = h(
       'tr',
       { tabindex: 0, 'data-symbol': pick.symbol, 'data-class': pick.cls, 'aria-label': `${pick.symbol}: Enter shows its chart, Delete removes it` },
-      h('th', { scope: 'row', title: name }, h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'cls' }, pick.cls)),
+      h('th', { scope: 'row', title: name }, h('button', { type: 'button', class: 'icon', title: `Remove ${pick.symbol}`, 'aria-label': `Remove ${pick.symbol}`, tabindex: -1 }, '×'), h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'cls' }, pick.cls)),
       cells.bid,
       cells.ask,
       cells.last,
       cells.change,
       cells.age,
-      h('td', {}, h('button', { type: 'button', class: 'icon', title: `Remove ${pick.symbol}`, 'aria-label': `Remove ${pick.symbol}`, tabindex: -1 }, '×')),
     );
     const row: Row = { pick, name, el, cells, bid: null, ask: null, last: null, prevClose: null, ts: null, digits: null, dirty: false, release: null, problem: null };
     el.addEventListener('click', (e) => {
@@ -193,7 +192,7 @@ export class Watchlist {
     row.el.title = message;
     const cell = h('td', { colspan: 5, class: 'refusal' }, message);
     for (const c of Object.values(row.cells)) c.remove();
-    row.el.lastElementChild!.before(cell);
+    row.el.append(cell);
   }
 
   private remove(row: Row): void {
@@ -235,7 +234,7 @@ export class Watchlist {
       this.update(row.cells.last, fmtPrice(row.last, d));
       const change = row.last !== null && row.prevClose ? ((row.last - row.prevClose) / row.prevClose) * 100 : null;
       setText(row.cells.change, fmtPercent(change));
-      if (row.ts !== null) setText(row.cells.age, fmtAge(serverNow() - row.ts));
+      if (row.ts !== null) setText(row.cells.age, fmtAgeShort(serverNow() - row.ts));
       row.cells.change.dataset.sign = change === null ? '' : change > 0 ? 'up' : change < 0 ? 'down' : '';
     }
   }
@@ -253,7 +252,7 @@ export class Watchlist {
 
   private renderAges(): void {
     const now = serverNow();
-    for (const row of this.rows) if (row.ts !== null) setText(row.cells.age, fmtAge(now - row.ts));
+    for (const row of this.rows) if (row.ts !== null) setText(row.cells.age, fmtAgeShort(now - row.ts));
   }
 
   // --- search -------------------------------------------------------------------------------
