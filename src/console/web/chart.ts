@@ -7,7 +7,7 @@ import { CandlestickSeries, createChart, HistogramSeries, TickMarkType, type Can
 import type { Bar, Coverage, SessionList } from '../../../client/src/generated.ts';
 import { describeError, type AssetClass, type ConsoleApi, type Timespan } from './api.ts';
 import { h, setText } from './dom.ts';
-import { fmtCompact, fmtDateTime, fmtPrice, priceDigits, utcDate } from './format.ts';
+import { fmtVolume, fmtDateTime, fmtPrice, priceDigits, utcDate } from './format.ts';
 import type { Live, Tick } from './live.ts';
 import { cssColor } from './theme.ts';
 import { TimeBands, type Band, type BandColors, type SessionLine } from './time-bands.ts';
@@ -284,7 +284,7 @@ export class ChartPanel {
   private drawLegend(bar: LiveBar | undefined): void {
     if (!bar || !this.pick) return setText(this.legend, '');
     const d = this.digits;
-    setText(this.legend, `${this.pick.symbol} ${this.tf.id}  ${fmtDateTime(bar.t, this.timeZone)}  O ${fmtPrice(bar.o, d)}  H ${fmtPrice(bar.h, d)}  L ${fmtPrice(bar.l, d)}  C ${fmtPrice(bar.c, d)}  V ${fmtCompact(bar.v)}`);
+    setText(this.legend, `${this.pick.symbol} ${this.tf.id}  ${fmtDateTime(bar.t, this.timeZone)}  O ${fmtPrice(bar.o, d)}  H ${fmtPrice(bar.h, d)}  L ${fmtPrice(bar.l, d)}  C ${fmtPrice(bar.c, d)}  V ${fmtVolume(bar.v)}`);
   }
 
   private tickLabel(time: Time, type: TickMarkType): string {

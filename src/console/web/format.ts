@@ -4,7 +4,12 @@ const grouped = new Intl.NumberFormat('en-US');
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 export const fmtInt = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : grouped.format(Math.round(n)));
-export const fmtCompact = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : compact.format(n));
+/** A volume: 333.8K, 12.5, 0.0164 (crypto sizes are fractions: compact notation would say 0). */
+export function fmtVolume(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  if (Math.abs(n) >= 1000) return compact.format(n);
+  return n === 0 ? '0' : String(Number(n.toPrecision(4)));
+}
 
 /**
  * A price with the decimals its size needs: 95,012.34, 1.08453, 0.000123. `digits` fixes them (the
@@ -54,7 +59,7 @@ export function fmtAge(ms: number | null | undefined): string {
 /** The coarsest unit only, for narrow cells: 450ms, 12s, 4m, 3h, 2d. */
 export function fmtAgeShort(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 10_000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
   if (ms < 60_000) return `${Math.floor(ms / 1000)}s`;
   if (ms < 3_600_000) return `${Math.floor(ms / 60_000)}m`;
   if (ms < 172_800_000) return `${Math.floor(ms / 3_600_000)}h`;

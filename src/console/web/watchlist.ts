@@ -158,7 +158,7 @@ export class Watchlist {
     const el = h(
       'tr',
       { tabindex: 0, 'data-symbol': pick.symbol, 'data-class': pick.cls, 'aria-label': `${pick.symbol}: Enter shows its chart, Delete removes it` },
-      h('th', { scope: 'row', title: name }, h('button', { type: 'button', class: 'icon', title: `Remove ${pick.symbol}`, 'aria-label': `Remove ${pick.symbol}`, tabindex: -1 }, '×'), h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'cls' }, pick.cls)),
+      h('th', { scope: 'row', title: name }, h('span', { class: 'sym' }, pick.symbol), h('span', { class: 'sub' }, h('span', { class: 'cls' }, pick.cls), h('button', { type: 'button', class: 'icon', title: `Remove ${pick.symbol}`, 'aria-label': `Remove ${pick.symbol}`, tabindex: -1 }, '×'))),
       cells.bid,
       cells.ask,
       cells.last,
