@@ -127,7 +127,9 @@ export class KeyPublisher {
 export class KeyFollower {
   /** The keys as the bucket has them, by id. */
   private readonly keys = new Map<string, WireKey>();
+  /** The bucket's plans table, until applied. */
   private plansJson: string | null = null;
+  private hasIngestPlans = false;
   private isInitial = true;
   private watch: Awaited<ReturnType<KV['watch']>> | null = null;
   private reconciling = false;
@@ -152,7 +154,7 @@ export class KeyFollower {
       this.applyPlans(auth);
       const changed = this.reconcile(null, auth, 'initial');
       this.isInitial = false;
-      this.log(`keys: following the ingest node's keys over NATS: ${this.keys.size} keys${changed > 0 ? `, ${changed} changed in this data dir` : ''}; plans ${this.plansJson === null ? 'of this node (none published yet)' : 'of the ingest node'}`);
+      this.log(`keys: following the ingest node's keys over NATS: ${this.keys.size} keys${changed > 0 ? `, ${changed} changed in this data dir` : ''}; plans ${this.hasIngestPlans ? 'of the ingest node' : 'of this node (none published yet)'}`);
       ready();
     };
     // An empty bucket sends nothing to wait for.
@@ -221,6 +223,7 @@ export class KeyFollower {
       return;
     }
     auth.replacePlans(parsed.plans);
+    this.hasIngestPlans = true;
     if (!this.isInitial) this.log(`keys: plans table of the ingest node applied (${parsed.plans.map((p) => p.name).join(', ')})`);
   }
 

@@ -1,12 +1,14 @@
 // Cluster nodes in one process for the accounts tests: each its own temp store, Authenticator and
 // app (requests through the real gate with app.handle), sharing one nats-server; quotas leased
-// from it. Disposal stops a node cleanly (its unused calls given back); crash() drops it without.
+// from it, and with a role, keys synced as `mds serve` does it. Disposal stops a node cleanly
+// (its unused calls given back); crash() drops it without.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createApp } from '../../src/api/app.ts';
 import { Authenticator } from '../../src/auth/authenticator.ts';
 import type { Clock } from '../../src/clock.ts';
 import { connectNats, type NatsSettings } from '../../src/cluster/nats.ts';
 import { openQuotaLeases, type QuotaLeases } from '../../src/cluster/quota-leases.ts';
+import { openClusterAccounts, type ClusterAccounts } from '../../src/cluster/accounts.ts';
 import type { KeyRecord } from '../../src/domain/account.ts';
 import { BUILT_IN_PLANS, type Plan } from '../../src/domain/plans.ts';
 import { CATALOG } from '../../src/ingest/reference/catalog.ts';
@@ -20,6 +22,7 @@ export const DEV_KEY = 'node-dev-key-0123456789';
 export const natsSettings = (url: string): NatsSettings => ({ nats: url, natsCreds: null, natsTlsCa: null, natsTlsCert: null, natsTlsKey: null });
 
 export interface TestNode extends AsyncDisposable {
+  dataDir: string;
   store: Store;
   auth: Authenticator;
   leases: QuotaLeases | null;
@@ -39,6 +42,10 @@ export interface NodeOptions {
   /** false: no quota backend (the ingest side of the key sync tests counts locally). */
   leases?: boolean;
   recheckMs?: number;
+  /** With a role, the node runs the key sync of `mds serve --role` (openClusterAccounts), started before this resolves. */
+  role?: 'ingest' | 'edge';
+  /** Called with the new node's store before its key sync starts (keys an edge had before). */
+  before?: (store: Store) => void;
 }
 
 export async function startNode(url: string, name: string, opts: NodeOptions): Promise<TestNode> {
@@ -48,21 +55,28 @@ export async function startNode(url: string, name: string, opts: NodeOptions): P
   const logs: string[] = [];
   const log = (line: string) => void logs.push(line);
   const nc = await connectNats(natsSettings(url), name);
-  const leases = opts.leases === false ? null : await openQuotaLeases(nc, opts.clock, log, opts.recheckMs);
   const plans = opts.plans ?? BUILT_IN_PLANS;
+  opts.before?.(store);
+  const cluster: ClusterAccounts | null = opts.role === undefined ? null : await openClusterAccounts(nc, { role: opts.role, store, clock: opts.clock, plans, log, ...(opts.recheckMs !== undefined && { recheckMs: opts.recheckMs }) });
+  const leases = cluster !== null ? cluster.quota : opts.leases === false ? null : await openQuotaLeases(nc, opts.clock, log, opts.recheckMs);
   const auth = new Authenticator({ store, clock: opts.clock, plans, devKey: DEV_KEY, devPerMinute: 1000, ...(leases !== null && { quota: leases }) });
+  await cluster?.start(auth);
+  // The poll of `mds serve`: keys changed by `mds keys` in another process.
+  auth.start(50);
   const app = createApp({ store, bars: { barInProgress: () => null }, clock: opts.clock, auth, feed: 'none', version: '1.0.0' }, log);
   let closed = false;
   const close = async (clean: boolean) => {
     if (closed) return;
     closed = true;
     auth.stop();
-    if (clean) await leases?.stop();
+    // A crash gives nothing back; closing the connection ends the key sync's watch too.
+    if (clean) await (cluster ?? leases)?.stop();
     await nc.close();
     await store.close();
     dir[Symbol.dispose]();
   };
   return {
+    dataDir: dir.path,
     store,
     auth,
     leases,
