@@ -215,15 +215,21 @@ export class Authenticator {
    * Nothing is counted when the answer is a wait or a 503; `used` is then what the backend knows.
    */
   private leasedStanding(account: Account, counts: boolean, leases: QuotaBackend): Charge {
+    const { quota, minute, metered } = this.windowsOf(account, leases);
     let outcome: ReturnType<QuotaBackend['tryTake']> = 'taken';
     if (counts) {
-      const before = this.windowsOf(account, leases);
-      outcome = leases.tryTake(account.id, before.metered ? before.quota : null, before.minute);
+      outcome = leases.tryTake(account.id, metered ? quota : null, minute);
+      if (outcome === 'taken') {
+        // This node's own count too, for `mds keys list` on its data dir (the cluster's total is the backend's).
+        if (metered) this.opts.store.accounts.addUsage(account.id, quota.startMs);
+        quota.used++;
+        if (minute !== null) minute.used++;
+      }
     }
-    const { quota, minute } = this.windowsOf(account, leases);
     // The window closest to running out (a used-up one first) answers the headers.
     const binding = minute !== null && (minute.used >= minute.limit || minute.limit - minute.used < quota.limit - quota.used) ? minute : quota;
-    const charge: Charge = { allowed: outcome === 'taken' || (!counts && quota.used < quota.limit && (minute === null || minute.used < minute.limit)), limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
+    const allowed = counts ? outcome === 'taken' : quota.used < quota.limit && (minute === null || minute.used < minute.limit);
+    const charge: Charge = { allowed, limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
     if (outcome === 'unavailable') charge.unavailable = true;
     else if (typeof outcome !== 'string') charge.pending = outcome;
     return charge;
