@@ -11,7 +11,7 @@ import type { LineLog } from '../log.ts';
 import type { Store } from '../store/index.ts';
 import { KeyFollower, KeyPublisher } from './key-sync.ts';
 import { KEYS_BUCKET } from './nats.ts';
-import { openQuotaLeases, type QuotaLeases } from './quota-leases.ts';
+import { KV_TIMEOUT_MS, openQuotaLeases, type QuotaLeases } from './quota-leases.ts';
 
 export interface ClusterAccounts {
   /** The Authenticator's quota backend. */
@@ -34,7 +34,7 @@ export interface ClusterAccountsOptions {
 }
 
 export async function openClusterAccounts(nc: NatsConnection, opts: ClusterAccountsOptions): Promise<ClusterAccounts> {
-  const keys = await new Kvm(jetstream(nc)).create(KEYS_BUCKET, { history: 1 });
+  const keys = await new Kvm(jetstream(nc, { timeout: KV_TIMEOUT_MS })).create(KEYS_BUCKET, { history: 1 });
   const quota = await openQuotaLeases(nc, opts.clock, opts.log, opts.recheckMs);
   const sync = opts.role === 'ingest' ? new KeyPublisher(keys, opts.store, opts.plans, opts.log) : new KeyFollower(keys, opts.store, opts.log);
   return {

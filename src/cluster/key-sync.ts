@@ -6,6 +6,7 @@
 import { Type as T } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { KV, KvEntry } from '@nats-io/kv';
+import { ClosedConnectionError } from '@nats-io/transport-node';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { KeyRecord } from '../domain/account.ts';
 import { ADDONS, parsePlans, type Plan } from '../domain/plans.ts';
@@ -15,7 +16,7 @@ import type { Store } from '../store/index.ts';
 /** Bucket entries: `plans` (the plans table, as a plans file has it) and `key.<id>` per key. */
 export const PLANS_ENTRY = 'plans';
 const KEY_PREFIX = 'key.';
-/** A failed publication is tried again after this long. */
+/** A failed publication, or a watch that ended, is tried again after this long. */
 const REPUBLISH_MS = 1000;
 
 /**
@@ -133,6 +134,8 @@ export class KeyFollower {
   private isInitial = true;
   private watch: Awaited<ReturnType<KV['watch']>> | null = null;
   private reconciling = false;
+  private stopped = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly kv: KV,
@@ -145,6 +148,31 @@ export class KeyFollower {
    * warning: the edge then serves the keys its store has until the bucket answers).
    */
   async start(auth: Authenticator, timeoutMs = 10_000): Promise<void> {
+    // `mds keys` run on an edge's own data dir is undone: the ingest node is where keys are managed.
+    auth.onKeysChanged(() => {
+      if (!this.isInitial) this.reconcile(null, auth, 'local');
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
+    const late = await Promise.race([this.follow(auth).then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (late) this.log(`warning: keys: the key bucket sent nothing for ${timeoutMs / 1000} s: serving this data dir's keys until it does`);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.watch?.stop();
+  }
+
+  /**
+   * One watch of the bucket; resolves once what the bucket held when it began is applied. The
+   * client keeps a watch going across NATS restarts; one that ends all the same is begun again.
+   */
+  private async follow(auth: Authenticator): Promise<void> {
+    // A watch sends the whole bucket first: applied as a whole, keys gone meanwhile included.
+    this.isInitial = true;
+    this.keys.clear();
     const { values } = await this.kv.status();
     const watch = await this.kv.watch();
     this.watch = watch;
@@ -160,28 +188,33 @@ export class KeyFollower {
     // An empty bucket sends nothing to wait for.
     if (values === 0) finishInitial();
     void (async () => {
-      for await (const entry of watch) {
-        this.take(entry);
-        // The watch marks the last entry of what the bucket held when it began as an update.
-        if (this.isInitial) {
-          if (entry.isUpdate) finishInitial();
-        } else if (entry.key === PLANS_ENTRY) this.applyPlans(auth);
-        else this.reconcile([entry.key.slice(KEY_PREFIX.length)], auth, 'update');
+      try {
+        for await (const entry of watch) {
+          this.take(entry);
+          // The watch marks the last entry of what the bucket held when it began as an update.
+          if (this.isInitial) {
+            if (entry.isUpdate) finishInitial();
+          } else if (entry.key === PLANS_ENTRY) this.applyPlans(auth);
+          else this.reconcile([entry.key.slice(KEY_PREFIX.length)], auth, 'update');
+        }
+      } catch (err) {
+        this.log(`warning: keys: the key bucket's watch failed: ${errorText(err)}`);
       }
+      if (!this.stopped) this.followAgain(auth);
     })();
-    // `mds keys` run on an edge's own data dir is undone: the ingest node is where keys are managed.
-    auth.onKeysChanged(() => {
-      if (!this.isInitial) this.reconcile(null, auth, 'local');
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)));
-    const late = await Promise.race([isReady.then(() => false), timedOut]);
-    clearTimeout(timer);
-    if (late) this.log(`warning: keys: the key bucket sent nothing for ${timeoutMs / 1000} s: serving this data dir's keys until it does`);
+    return isReady;
   }
 
-  stop(): void {
-    this.watch?.stop();
+  private followAgain(auth: Authenticator): void {
+    this.log(`warning: keys: the key bucket's watch ended: following it again in ${REPUBLISH_MS / 1000} s`);
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.stopped) return;
+      this.follow(auth).catch((err: unknown) => {
+        // The node's connection is closed only when it stops (or crashes, in tests): nothing to follow.
+        if (!(err instanceof ClosedConnectionError)) this.followAgain(auth);
+      });
+    }, REPUBLISH_MS);
   }
 
   /** Records one bucket entry; bad entries are skipped with a warning. */

@@ -21,7 +21,7 @@ export const TAIL_SHARES = 8;
 /** The next block is leased once this node holds no more than a quarter of the last one. */
 const PREFETCH_QUARTERS = 4;
 /** KV requests (reads, compare-and-set) wait this long before the lease counts as failed. */
-const KV_TIMEOUT_MS = 2000;
+export const KV_TIMEOUT_MS = 2000;
 /** After a failed lease, calls that find no block are answered 503 at once for this long. */
 const RETRY_AFTER_FAILURE_MS = 1000;
 /** A counter found used up is looked at again (for calls other nodes gave back) at most this often. */

@@ -103,4 +103,21 @@ describe('keys from the ingest node', () => {
     expect((await edge.get('/account', local.key)).status).toBe(401);
     expect(edge.logs.find((l) => l.includes(local.id))).toBe(`warning: keys: ${local.id} changed in this edge's data dir: put back as the ingest node has it (keys are managed on the ingest node)`);
   }, 60_000);
+
+  test('a revocation made while NATS is down reaches the edge once NATS is back', async () => {
+    await using own = await startNats();
+    const clock = new ManualClock(NOW);
+    await using ingest = await startNode(own.url, 'ingest', { clock, role: 'ingest' });
+    await using edge = await startNode(own.url, 'edge', { clock, role: 'edge' });
+    const made = await keys(ingest, 'create', '--plan', 'pro');
+    await until(async () => (await edge.get('/account', made.key)).status === 200, 'the key on the edge');
+    await own.stop();
+    await keys(ingest, 'revoke', made.id);
+    await until(async () => ingest.logs.some((l) => l.startsWith('warning: keys: cannot publish key changes to NATS')), 'the failed publication');
+    // The edge still serves the key from the calls it holds: it has not heard of the revocation.
+    expect((await edge.get('/account', made.key)).status).toBe(200);
+    await own.start();
+    await until(async () => (await edge.get('/account', made.key)).status === 401, 'the revocation on the edge', 30_000);
+    expect(ingest.logs).toContain('keys: publishing to NATS again');
+  }, 90_000);
 });
