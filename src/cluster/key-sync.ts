@@ -43,6 +43,14 @@ function isSameKey(stored: KeyRecord, wire: WireKey): boolean {
   return JSON.stringify(toWire(stored)) === JSON.stringify(wire);
 }
 
+/** Bucket requests in flight at once when many keys are read or written (a start with thousands of keys). */
+const REQUESTS_AT_ONCE = 64;
+
+/** Runs `fn` over `items`, REQUESTS_AT_ONCE at a time. */
+async function inChunks<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += REQUESTS_AT_ONCE) await Promise.all(items.slice(i, i + REQUESTS_AT_ONCE).map(fn));
+}
+
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -66,10 +74,12 @@ export class KeyPublisher {
 
   /** Publishes what the bucket lacks, then every key change the Authenticator picks up. */
   async start(auth: Authenticator): Promise<void> {
-    for await (const name of await this.kv.keys()) {
+    const names: string[] = [];
+    for await (const name of await this.kv.keys()) names.push(name);
+    await inChunks(names, async (name) => {
       const entry = await this.kv.get(name);
       if (entry !== null && entry.operation === 'PUT') this.published.set(name, entry.string());
-    }
+    });
     const own = new Set(this.store.accounts.list().map((r) => `${KEY_PREFIX}${r.id}`));
     const strays = [...this.published.keys()].filter((name) => name.startsWith(KEY_PREFIX) && !own.has(name));
     // Never removed from the bucket: an ingest node started on the wrong data dir must not take every key away.
@@ -114,13 +124,19 @@ export class KeyPublisher {
 
   /** Writes every entry the bucket does not hold as this node has it: the plans first, then the keys. */
   private async publish(): Promise<void> {
-    const wanted: [string, string][] = [[PLANS_ENTRY, JSON.stringify({ plans: this.plans })]];
-    for (const r of this.store.accounts.list()) wanted.push([`${KEY_PREFIX}${r.id}`, JSON.stringify(toWire(r))]);
-    for (const [name, value] of wanted) {
-      if (this.published.get(name) === value) continue;
+    const put = async ([name, value]: [string, string]) => {
       await this.kv.put(name, value);
       this.published.set(name, value);
+    };
+    const plans = JSON.stringify({ plans: this.plans });
+    if (this.published.get(PLANS_ENTRY) !== plans) await put([PLANS_ENTRY, plans]);
+    const changed: [string, string][] = [];
+    for (const r of this.store.accounts.list()) {
+      const name = `${KEY_PREFIX}${r.id}`;
+      const value = JSON.stringify(toWire(r));
+      if (this.published.get(name) !== value) changed.push([name, value]);
     }
+    await inChunks(changed, put);
   }
 }
 
@@ -182,7 +198,7 @@ export class KeyFollower {
       this.applyPlans(auth);
       const changed = this.reconcile(null, auth, 'initial');
       this.isInitial = false;
-      this.log(`keys: following the ingest node's keys over NATS: ${this.keys.size} keys${changed > 0 ? `, ${changed} changed in this data dir` : ''}; plans ${this.hasIngestPlans ? 'of the ingest node' : 'of this node (none published yet)'}`);
+      this.log(`keys: following the ingest node's keys over NATS: ${this.keys.size} keys${changed > 0 ? `, ${changed} written to this data dir` : ''}; plans ${this.hasIngestPlans ? 'of the ingest node' : 'of this node (none published yet)'}`);
       ready();
     };
     // An empty bucket sends nothing to wait for.
