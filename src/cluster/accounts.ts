@@ -16,15 +16,14 @@ import { KV_TIMEOUT_MS, openQuotaLeases, type QuotaLeases } from './quota-leases
 export interface ClusterAccounts {
   /** The Authenticator's quota backend. */
   quota: QuotaLeases;
-  /** Starts the key sync; on an edge, resolves once the bucket's keys and plans are in its store. */
-  start(auth: Authenticator): Promise<void>;
+  /** Starts the key sync over `store`; on an edge, resolves once the bucket's keys and plans are in it. */
+  start(auth: Authenticator, store: Store): Promise<void>;
   /** Stops the key sync and gives back the unused calls of the leases (before the store closes). */
   stop(): Promise<void>;
 }
 
 export interface ClusterAccountsOptions {
   role: 'ingest' | 'edge';
-  store: Store;
   clock: Clock;
   /** This node's plans table: the ingest node publishes it; an edge uses it until the ingest node's arrives. */
   plans: readonly Plan[];
@@ -33,15 +32,28 @@ export interface ClusterAccountsOptions {
   recheckMs?: number;
 }
 
+/**
+ * Opens the buckets (made if missing): everything that can fail on the NATS side (no JetStream,
+ * no permission) fails here, before `mds serve` touches its data dir.
+ */
 export async function openClusterAccounts(nc: NatsConnection, opts: ClusterAccountsOptions): Promise<ClusterAccounts> {
-  const keys = await new Kvm(jetstream(nc, { timeout: KV_TIMEOUT_MS })).create(KEYS_BUCKET, { history: 1 });
-  const quota = await openQuotaLeases(nc, opts.clock, opts.log, opts.recheckMs);
-  const sync = opts.role === 'ingest' ? new KeyPublisher(keys, opts.store, opts.plans, opts.log) : new KeyFollower(keys, opts.store, opts.log);
+  let keys: Awaited<ReturnType<Kvm['create']>>;
+  let quota: QuotaLeases;
+  try {
+    keys = await new Kvm(jetstream(nc, { timeout: KV_TIMEOUT_MS })).create(KEYS_BUCKET, { history: 1 });
+    quota = await openQuotaLeases(nc, opts.clock, opts.log, opts.recheckMs);
+  } catch (err) {
+    throw new Error(`cannot open the NATS KV buckets of keys and quotas (is JetStream on: nats-server -js?): ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let sync: KeyPublisher | KeyFollower | null = null;
   return {
     quota,
-    start: (auth) => sync.start(auth),
+    start: (auth, store) => {
+      sync = opts.role === 'ingest' ? new KeyPublisher(keys, store, opts.plans, opts.log) : new KeyFollower(keys, store, opts.log);
+      return sync.start(auth);
+    },
     stop: async () => {
-      await sync.stop();
+      await sync?.stop();
       await quota.stop();
     },
   };

@@ -57,10 +57,10 @@ export async function startNode(url: string, name: string, opts: NodeOptions): P
   const nc = await connectNats(natsSettings(url), name);
   const plans = opts.plans ?? BUILT_IN_PLANS;
   opts.before?.(store);
-  const cluster: ClusterAccounts | null = opts.role === undefined ? null : await openClusterAccounts(nc, { role: opts.role, store, clock: opts.clock, plans, log, ...(opts.recheckMs !== undefined && { recheckMs: opts.recheckMs }) });
+  const cluster: ClusterAccounts | null = opts.role === undefined ? null : await openClusterAccounts(nc, { role: opts.role, clock: opts.clock, plans, log, ...(opts.recheckMs !== undefined && { recheckMs: opts.recheckMs }) });
   const leases = cluster !== null ? cluster.quota : opts.leases === false ? null : await openQuotaLeases(nc, opts.clock, log, opts.recheckMs);
   const auth = new Authenticator({ store, clock: opts.clock, plans, devKey: DEV_KEY, devPerMinute: 1000, ...(leases !== null && { quota: leases }) });
-  await cluster?.start(auth);
+  await cluster?.start(auth, store);
   // The poll of `mds serve`: keys changed by `mds keys` in another process.
   auth.start(50);
   const app = createApp({ store, bars: { barInProgress: () => null }, clock: opts.clock, auth, feed: 'none', version: '1.0.0' }, log);
