@@ -12,6 +12,7 @@ import type { KeyRecord } from '../domain/account.ts';
 import { ADDONS, parsePlans, type Plan } from '../domain/plans.ts';
 import type { LineLog } from '../log.ts';
 import type { Store } from '../store/index.ts';
+import { KEYS_BUCKET } from './nats.ts';
 
 /** Bucket entries: `plans` (the plans table, as a plans file has it) and `key.<id>` per key. */
 export const PLANS_ENTRY = 'plans';
@@ -83,7 +84,7 @@ export class KeyPublisher {
     const own = new Set(this.store.accounts.list().map((r) => `${KEY_PREFIX}${r.id}`));
     const strays = [...this.published.keys()].filter((name) => name.startsWith(KEY_PREFIX) && !own.has(name));
     // Never removed from the bucket: an ingest node started on the wrong data dir must not take every key away.
-    if (strays.length > 0) this.log(`warning: keys: ${strays.length} keys in the cluster's bucket are not in this data dir (${strays.slice(0, 5).map((n) => n.slice(KEY_PREFIX.length)).join(', ')}${strays.length > 5 ? ', ...' : ''}): edges keep serving them; keys are managed on the ingest node's data dir`);
+    if (strays.length > 0) this.log(`warning: keys: ${strays.length} keys in the cluster's bucket are not in this data dir (${strays.slice(0, 5).map((n) => n.slice(KEY_PREFIX.length)).join(', ')}${strays.length > 5 ? ', ...' : ''}): edges keep serving them (take one away with: nats kv del ${KEYS_BUCKET} key.<id>)`);
     await this.publish();
     auth.onKeysChanged(() => this.schedule());
   }
@@ -110,7 +111,11 @@ export class KeyPublisher {
         (err: unknown) => {
           if (!this.failing) this.log(`warning: keys: cannot publish key changes to NATS (${errorText(err)}): edges get them once it can, tried every ${REPUBLISH_MS / 1000} s`);
           this.failing = true;
-          if (!this.stopped) this.retry = setTimeout(() => ((this.retry = null), this.schedule()), REPUBLISH_MS);
+          if (this.stopped) return;
+          this.retry = setTimeout(() => {
+            this.retry = null;
+            this.schedule();
+          }, REPUBLISH_MS);
         },
       )
       .then(() => {

@@ -86,6 +86,20 @@ describe('keys from the ingest node', () => {
     expect(edge.store.accounts.get(strayId)).toBeUndefined();
   }, 60_000);
 
+  test('a key deleted from the bucket (nats kv del) is removed from the edge', async () => {
+    const clock = new ManualClock(NOW);
+    await using ingest = await startNode(nats.url, 'ingest', { clock, role: 'ingest' });
+    await using edge = await startNode(nats.url, 'edge', { clock, role: 'edge' });
+    const made = await keys(ingest, 'create', '--plan', 'free');
+    await until(async () => (await edge.get('/account', made.key)).status === 200, 'the key on the edge');
+    const nc = await connectNats(natsSettings(nats.url), 'operator');
+    await (await new Kvm(jetstream(nc)).open(KEYS_BUCKET)).delete(`key.${made.id}`);
+    await nc.close();
+    await until(async () => edge.store.accounts.get(made.id) === undefined, 'the key removed from the edge');
+    expect((await edge.get('/account', made.key)).status).toBe(401);
+    expect(edge.logs).toContain(`keys: ${made.id} removed (no longer in the key bucket)`);
+  }, 60_000);
+
   test("`mds keys` on an edge's data dir is undone, with a warning: keys are managed on the ingest node", async () => {
     const clock = new ManualClock(NOW);
     await using ingest = await startNode(nats.url, 'ingest', { clock, role: 'ingest' });
