@@ -38,7 +38,7 @@ export async function measureAuthCost(path: string): Promise<AuthCost> {
         const started = performance.now();
         for (let i = 0; i < CALLS; i++) {
           const answer = gate({ request: requests[i & 255]!, set: { headers: {} } });
-          if (answer !== undefined) throw new Error(`the gate refused a bench request with ${answer.status}`);
+          if (answer !== undefined) throw new Error(`the gate refused a bench request with ${answer instanceof Response ? answer.status : 'a wait'}`);
         }
         samples.push(((performance.now() - started) * 1000) / CALLS);
       }

@@ -42,7 +42,9 @@ export interface AppOptions {
 /** `log` takes the service Logger or a sentence sink (tests); by default failures go to stderr as text. */
 export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(deps.clock), opts: AppOptions = {}) {
   const logger = asLogger(log);
-  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined), COMPAT_DIALECTS);
+  // A request that waits for a cluster node's lease is answered by a second pass through the app.
+  let handle = (_request: Request): Promise<Response> => Promise.reject(new Error('the app is not built yet'));
+  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined), COMPAT_DIALECTS, (request) => handle(request));
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
@@ -80,7 +82,8 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
             requests.begin(request);
             const refusal = gate({ request, set } as GateContext);
             if (refusal) {
-              requests.refused(request, refusal.status);
+              // A request waiting for a lease (a promise) is counted by its second pass.
+              if (refusal instanceof Response) requests.refused(request, refusal.status);
               return refusal;
             }
           }
@@ -125,6 +128,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(consoleRoutes(logger)) as unknown as typeof app;
   const served = app.use(classRoutes('etfs', deps, '/v1/etfs'));
   requests?.setRoutes(served.routes.map((r) => r.path));
+  handle = (request) => served.handle(request);
   return served;
 }
 

@@ -1,7 +1,8 @@
 // Who is calling and how much they may: resolves a presented key to an account (stored keys by
 // hash, plus the development key), picks up key changes made by `mds keys` within a second (and
 // tells listeners, so open stream connections follow them), and charges each call against the
-// plan's quota window and per-minute rate. Counting is exact: the event loop is the only writer.
+// plan's quota window and per-minute rate. Counting is exact: the event loop is the only writer;
+// on a cluster node the calls of stored keys are taken from a QuotaBackend instead.
 import { timingSafeEqual } from 'node:crypto';
 import type { Account, KeyRecord } from '../domain/account.ts';
 import { ADDONS, PLAN_CLASSES, type Plan } from '../domain/plans.ts';
@@ -9,6 +10,7 @@ import { DAY_MS, MINUTE_MS } from '../domain/timeframes.ts';
 import type { Clock } from '../clock.ts';
 import { hashSecret, type Store } from '../store/index.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
+import type { QuotaBackend } from './quota-backend.ts';
 
 export const DEV_KEY_ID = 'dev';
 /** Quotas at least this large are not persisted (the development key). */
@@ -26,6 +28,13 @@ export interface Charge {
   remaining: number;
   /** When the reported window ends (Unix ms). */
   resetMs: number;
+  /**
+   * Cluster node only, with `allowed` false: nothing left of this node's lease and a new one under
+   * way; charge again once it settles (nothing was counted).
+   */
+  pending?: Promise<void>;
+  /** Cluster node only, with `allowed` false: nothing left here and the quota service out of reach (503). */
+  unavailable?: true;
 }
 
 /** One window of a key's calls as the clock stands: the quota window or the current minute. */
@@ -50,10 +59,15 @@ export interface AuthenticatorOptions {
   plans: readonly Plan[];
   devKey: string | null;
   devPerMinute: number;
+  /**
+   * Where stored keys' calls are counted when several nodes serve them (src/cluster); absent in a
+   * single process. The development key is always counted here, per node.
+   */
+  quota?: QuotaBackend;
 }
 
 export class Authenticator {
-  private readonly plans: Map<string, Plan>;
+  private plans: Map<string, Plan>;
   private readonly devHash: Buffer | null;
   private readonly devAccount: Account;
   private cache = new Map<string, AuthResult>();
@@ -91,10 +105,23 @@ export class Authenticator {
   /** Polls for key changes made by other processes. */
   start(pollMs = 500): void {
     this.timer ??= setInterval(() => {
-      if (!this.opts.store.accounts.refresh()) return;
-      this.cache = new Map();
-      for (const listener of this.listeners) listener();
+      if (this.opts.store.accounts.refresh()) this.keysChanged();
     }, pollMs);
+  }
+
+  /**
+   * Keys were changed in this process (a cluster edge applying what the ingest node published):
+   * forget resolved keys and tell the listeners, as the poll does for changes of other processes.
+   */
+  keysChanged(): void {
+    this.cache = new Map();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Replaces the plans table (a cluster edge takes the ingest node's); keys resolve anew. */
+  replacePlans(plans: readonly Plan[]): void {
+    this.plans = new Map(plans.map((p) => [p.name, p]));
+    this.keysChanged();
   }
 
   /** Calls `listener` after each change of the stored keys (create, update, revoke) has been picked up. */
@@ -159,11 +186,13 @@ export class Authenticator {
    * without a per-minute rate.
    */
   usage(account: Account): Usage {
-    const { quota, minute, metered } = this.windowsOf(account);
+    const { quota, minute, metered } = this.windowsOf(account, account.id === DEV_KEY_ID ? undefined : this.opts.quota);
     return { quota: metered ? quota : null, perMinute: minute };
   }
 
   private standing(account: Account, counts: boolean): Charge {
+    const leases = this.opts.quota;
+    if (leases !== undefined && account.id !== DEV_KEY_ID) return this.leasedStanding(account, counts, leases);
     const { quota, minute, metered } = this.windowsOf(account);
     const quotaAllowed = quota.used < quota.limit;
     const minuteAllowed = minute === null || minute.used < minute.limit;
@@ -181,20 +210,53 @@ export class Authenticator {
     return { allowed, limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
   }
 
-  /** The quota window and the minute the clock is in, with the calls counted in each so far. */
-  private windowsOf(account: Account): { quota: WindowUsage; minute: WindowUsage | null; metered: boolean } {
+  /**
+   * `standing` for a stored key on a cluster node: the calls are taken from the backend's leases.
+   * Nothing is counted when the answer is a wait or a 503; `used` is then what the backend knows.
+   */
+  private leasedStanding(account: Account, counts: boolean, leases: QuotaBackend): Charge {
+    const { quota, minute, metered } = this.windowsOf(account, leases);
+    let outcome: ReturnType<QuotaBackend['tryTake']> = 'taken';
+    if (counts) {
+      outcome = leases.tryTake(account.id, metered ? quota : null, minute);
+      if (outcome === 'taken') {
+        // This node's own count too, for `mds keys list` on its data dir (the cluster's total is the backend's).
+        if (metered) this.opts.store.accounts.addUsage(account.id, quota.startMs);
+        quota.used++;
+        if (minute !== null) minute.used++;
+      }
+    }
+    // The window closest to running out (a used-up one first) answers the headers.
+    const binding = minute !== null && (minute.used >= minute.limit || minute.limit - minute.used < quota.limit - quota.used) ? minute : quota;
+    const allowed = counts ? outcome === 'taken' : quota.used < quota.limit && (minute === null || minute.used < minute.limit);
+    const charge: Charge = { allowed, limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
+    if (outcome === 'unavailable') charge.unavailable = true;
+    else if (typeof outcome !== 'string') charge.pending = outcome;
+    return charge;
+  }
+
+  /**
+   * The quota window and the minute the clock is in, with the calls counted in each so far: here,
+   * or (a stored key on a cluster node) as the backend knows them.
+   */
+  private windowsOf(account: Account, leases?: QuotaBackend): { quota: WindowUsage; minute: WindowUsage | null; metered: boolean } {
     const now = this.opts.clock.nowMs();
     const { plan } = account;
     const windowMs = plan.quota_window_days * DAY_MS;
     const windowStart = account.createdMs + Math.floor((now - account.createdMs) / windowMs) * windowMs;
     const metered = plan.quota < UNMETERED;
-    const used = metered ? this.opts.store.accounts.usageOf(account.id, windowStart) : 0;
+    const used = !metered ? 0 : leases === undefined ? this.opts.store.accounts.usageOf(account.id, windowStart) : leases.usedOf(account.id, 'quota', windowStart);
     const quota: WindowUsage = { limit: plan.quota, used, startMs: windowStart, resetMs: windowStart + windowMs };
     let minute: WindowUsage | null = null;
     if (plan.per_minute !== null) {
       const startMs = now - (now % MINUTE_MS);
-      const m = this.minutes.get(account.id);
-      minute = { limit: plan.per_minute, used: m !== undefined && m.startMs === startMs ? m.count : 0, startMs, resetMs: startMs + MINUTE_MS };
+      let minuteUsed: number;
+      if (leases !== undefined) minuteUsed = leases.usedOf(account.id, 'minute', startMs);
+      else {
+        const m = this.minutes.get(account.id);
+        minuteUsed = m !== undefined && m.startMs === startMs ? m.count : 0;
+      }
+      minute = { limit: plan.per_minute, used: minuteUsed, startMs, resetMs: startMs + MINUTE_MS };
     }
     return { quota, minute, metered };
   }

@@ -37,6 +37,8 @@ import { VERSION } from '../version.ts';
 import { RequestMetrics } from '../api/request-metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
+import { connectNats } from '../cluster/nats.ts';
+import { openClusterAccounts } from '../cluster/accounts.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -75,6 +77,12 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
   await checkListenHost(config.host);
+  // A cluster node takes keys and plans from the ingest node and leases its calls (src/cluster/accounts.ts).
+  const nats = config.role === 'all' ? null : await connectNats(config, `mds-${config.role}`);
+  const clusterAccounts = nats === null || config.role === 'all' ? null : await openClusterAccounts(nats, { role: config.role, clock: { nowMs: () => serviceClock.nowMs() }, plans, log: logLine }).catch(async (err: unknown) => {
+    await nats.close();
+    throw err;
+  });
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
   const clock = replay?.clock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
@@ -136,8 +144,9 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const liveRecorder = new LiveRecorder(store, clock, feeds, logLine);
   liveRecorder.start();
 
-  const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute });
+  const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute, quota: clusterAccounts?.quota });
   auth.start();
+  await clusterAccounts?.start(auth, store);
   const hub = new StreamHub(clock);
   // Keys whose plan this server's table lacks answer 403 naming the plan; say so now, not at the first call.
   for (const { id, plan } of auth.keysWithoutPlan()) logger.warn(`key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
@@ -176,6 +185,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       await metricsServer?.stop(true);
       metrics?.stop();
       await server?.stop(true);
+      await clusterAccounts?.stop();
+      await nats?.close();
       const isComplete = await store.close();
       unlock();
       if (isComplete) logger.info('stopped; everything written is on disk');

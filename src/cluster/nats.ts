@@ -12,8 +12,10 @@ export const TICK_SUBJECT_PREFIX = 'mds.tick';
 export const SWEEP_SUBJECT = 'mds.sweep';
 /** KV bucket of API keys (records without secrets: hash, plan, markets, add-ons, revocation). */
 export const KEYS_BUCKET = 'mds_keys';
-/** KV bucket of quota and per-minute leases. */
+/** KV bucket of quota leases: per key and quota window, the calls leased to nodes so far. */
 export const QUOTA_BUCKET = 'mds_quota';
+/** KV bucket of per-minute leases; its entries expire within minutes (a TTL bucket of its own). */
+export const MINUTES_BUCKET = 'mds_quota_minutes';
 /** Object store bucket of store snapshots for new edges. */
 export const SNAPSHOT_BUCKET = 'mds_snapshots';
 

@@ -34,6 +34,9 @@ export const ERRORS = {
   PLAN_MISSING: { status: 403, message: "this API key's plan is not offered by this server: ask the operator" },
   FORBIDDEN: { status: 403, message: 'not enabled for this account' },
   RATE_LIMITED: { status: 429, message: 'rate limit exceeded' },
+  // A cluster node that can count a key's call neither from its lease nor by leasing more (NATS
+  // out of reach): it refuses rather than serve a call no node has counted (text ours).
+  QUOTA_UNAVAILABLE: { status: 503, message: 'quota service unavailable' },
   BAD_REQUEST: { status: 400, message: 'bad request' },
   // A well-formed parameter whose value cannot be served (the Alpaca-compatible routes' 422, e.g. a timeframe).
   UNPROCESSABLE: { status: 422, message: 'unprocessable parameter' },

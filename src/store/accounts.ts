@@ -77,6 +77,20 @@ export class AccountStore {
     return next;
   }
 
+  /**
+   * Makes the stored keys follow another node's (a cluster edge applying what the ingest node
+   * publishes): `put` written as given, `remove` deleted, in one transaction.
+   */
+  replicate(put: readonly KeyRecord[], remove: readonly string[]): void {
+    if (put.length === 0 && remove.length === 0) return;
+    this.dbs.root.transactionSync(() => {
+      for (const record of put) this.dbs.keys.putSync(record.id, record);
+      for (const id of remove) this.dbs.keys.removeSync(id);
+      this.dbs.meta.putSync('keysVersion', ((this.dbs.meta.get('keysVersion') as number | undefined) ?? 0) + 1);
+    });
+    this.refresh();
+  }
+
   private write(record: KeyRecord): void {
     this.dbs.root.transactionSync(() => {
       this.dbs.keys.putSync(record.id, record);

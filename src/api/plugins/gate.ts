@@ -132,11 +132,18 @@ export interface GateContext {
 /** The peer address of a request, asked of the server only when needed. */
 export type PeerAddress = (request: Request) => string | undefined;
 
-export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress, compat: readonly CompatDialect[] = []) {
+/**
+ * Runs a request through the app again (the app's `handle`). On a cluster node a request that
+ * finds its key's lease empty while a new one is under way waits for it and is then answered
+ * by a second pass, which charges it: the gate stays synchronous on every other path.
+ */
+export type Redispatch = (request: Request) => Promise<Response>;
+
+export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerAddress, compat: readonly CompatDialect[] = [], redispatch?: Redispatch) {
   // The server's one limiter for keyless requests, shared with the stream's upgrade.
   const anonLimiter = auth.anonymous;
 
-  return function gate({ request, set }: GateContext): Response | undefined {
+  return function gate({ request, set }: GateContext): Response | Promise<Response> | undefined {
     const requestId = nextRequestId();
     const headers = set.headers;
     headers['x-request-id'] = requestId;
@@ -169,8 +176,14 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     }
     const account = result.account;
     const charge = auth.charge(account);
+    if (!charge.allowed) {
+      // Nothing was counted: the second pass (after the lease) charges the call.
+      if (charge.pending !== undefined && redispatch !== undefined) return charge.pending.then(() => redispatch(request));
+      setRateHeaders(headers, charge);
+      if (charge.pending !== undefined || charge.unavailable === true) return quotaUnavailable(headers, requestId, dialect);
+      return tooMany(headers, charge.resetMs, requestId, clock, dialect);
+    }
     setRateHeaders(headers, charge);
-    if (!charge.allowed) return tooMany(headers, charge.resetMs, requestId, clock, dialect);
     if (url.length > MAX_URL_LENGTH) return dialect.refuse('BAD_REQUEST', requestId, `request URL too long: at most ${MAX_URL_LENGTH} characters`);
     if (!isReadMethod(request.method)) return notAllowed(requestId, dialect);
     const cls = assetClassOfPath(path);
@@ -182,6 +195,12 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     accounts.set(request, account);
     return undefined;
   };
+}
+
+/** A cluster node with nothing left of a key's lease and no way to a new one: never served without one. */
+function quotaUnavailable(headers: Record<string, string | number>, requestId: string, dialect: GateDialect): Response {
+  headers['retry-after'] = '1';
+  return dialect.refuse('QUOTA_UNAVAILABLE', requestId);
 }
 
 function tooMany(headers: Record<string, string | number>, resetMs: number, requestId: string, clock: Clock, dialect: GateDialect): Response {
