@@ -1,5 +1,6 @@
 // Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain; mcp → api's route table;
-// metrics reads the counts of api, stream and store, and only cli wires it.
+// metrics reads the counts of api, stream and store, and only cli wires it; cluster (NATS) sits beside
+// the ingest path and only cli starts it.
 // Only src/store imports lmdb; domain imports nothing with I/O. src/console/web is browser code: it
 // imports only itself, packages and the typed client, and the server's rules (logger, clock) are not its.
 import { describe, expect, test } from 'bun:test';
@@ -37,6 +38,8 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   mcp: ['domain', 'api/route-table', 'mcp', 'version.ts'],
   // /metrics reads the counts the other layers keep; only cli wires it (nothing imports metrics).
   metrics: ['domain', 'store', 'api', 'stream', 'metrics', 'clock.ts'],
+  // Replication over NATS: it feeds the ingest path (edge) or reads it (ingest), and reads the role flags.
+  cluster: ['domain', 'store', 'ingest', 'cluster', 'clock.ts', 'log.ts', 'config.ts'],
   // The console's build and its browser code: nothing of the server (the client is outside src).
   console: ['console'],
   'console/web': ['console/web'],
@@ -57,6 +60,16 @@ describe('architecture', () => {
   test('only src/cli imports src/metrics: the layers count, metrics reads them', () => {
     const users = files.filter((f) => !relative(SRC, f).startsWith('metrics/') && importsOf(f).some((i) => i.startsWith('metrics/'))).map((f) => relative(SRC, f));
     expect(users.filter((f) => !f.startsWith('cli/'))).toEqual([]);
+  });
+
+  test('only src/cli starts src/cluster: REST, stream and ingest know nothing of NATS', () => {
+    const users = files.filter((f) => !relative(SRC, f).startsWith('cluster/') && importsOf(f).some((i) => i.startsWith('cluster/'))).map((f) => relative(SRC, f));
+    expect(users.filter((f) => !f.startsWith('cli/'))).toEqual([]);
+  });
+
+  test('only src/cluster imports the NATS client', () => {
+    const users = files.filter((f) => importsOf(f).some((i) => i.startsWith('@nats-io/'))).map((f) => relative(SRC, f));
+    expect(users.filter((f) => !f.startsWith('cluster/'))).toEqual([]);
   });
 
   test('only src/store imports lmdb', () => {

@@ -2,7 +2,7 @@
 // and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { shiftedClock, systemClock, type Clock } from '../clock.ts';
+import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
 import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
@@ -37,6 +37,7 @@ import { VERSION } from '../version.ts';
 import { RequestMetrics } from '../api/request-metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
+import { planClusterNode } from '../cluster/cluster-node.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -74,10 +75,13 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const feedIds = config.feed === 'none' || replay !== null ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
+  const clusterPlan = planClusterNode(config);
   await checkListenHost(config.host);
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const clock = replay?.clock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
+  // An edge's clock follows its ingest node's (set from the stream); --clock-start is where it starts.
+  const edgeClock = config.role === 'edge' ? new OffsetClock(config.clockStartMs === null ? 0 : config.clockStartMs - systemClock.nowMs()) : null;
+  const clock = replay?.clock ?? edgeClock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   serviceClock = clock;
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
   let devKey: string | null = null;
@@ -122,7 +126,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   });
   feeds.start(pipeline, recorder ?? undefined);
   recorder?.start();
-  if (replay === null) pipeline.start();
+  // An edge seals bars at the ingest node's sweeps, never on its own timer.
+  if (replay === null && config.role !== 'edge') pipeline.start();
   if (recordDir !== null) logger.info(`recording every feed's ticks to ${recordDir} (hourly files)`);
   // History imports staged by `mds import` while this server runs are applied here, between requests.
   const imports = new ImportWatcher(store, clock, {
@@ -144,6 +149,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
   pipeline.subscribe(hub);
   pipeline.subscribeBars(hub);
+  const cluster = clusterPlan?.start({ store, pipeline, edgeClock, log: logLine }) ?? null;
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
@@ -161,7 +167,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
   const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
   let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -170,6 +176,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       await feeds.stop();
       await imports.stop();
       pipeline.stop();
+      await cluster?.stop();
       await recorder?.close();
       stream.stop();
       auth.stop();
