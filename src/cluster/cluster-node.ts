@@ -58,7 +58,7 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
       if (config.role === 'ingest') role = new IngestPublisher(link, parts.pipeline, parts.log);
       else {
         if (parts.edgeClock === null) throw new Error('an edge needs a clock it can set');
-        role = new EdgeReplica(link, parts.store, parts.pipeline, parts.edgeClock, parts.log, config.edgeMaxLagMs);
+        role = new EdgeReplica(link, parts.store, parts.edgeClock, parts.pipeline, parts.log, config.edgeMaxLagMs);
       }
       link.start();
       return {
