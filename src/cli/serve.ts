@@ -119,6 +119,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   }
   const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log: logLine });
   const pipeline = new Pipeline(store, clock, recorder === null ? { log: logLine } : { log: logLine, onSweep: (nowMs) => recorder.sweep(nowMs) });
+  // Before any feed starts: an ingest node publishes every tick its path makes, the first included.
+  const cluster = clusterPlan?.start({ store, pipeline, edgeClock, log: logLine }) ?? null;
   // A replay runs the recorded sweeps that seal bars, and starts the timed ones at its end.
   replay?.feed.drive(pipeline, () => {
     const w = store.writeStatus();
@@ -149,7 +151,6 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
   pipeline.subscribe(hub);
   pipeline.subscribeBars(hub);
-  const cluster = clusterPlan?.start({ store, pipeline, edgeClock, log: logLine }) ?? null;
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
   // registered in Bun's native router by listen().
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
