@@ -34,12 +34,14 @@ const tempDataDir = () => {
 let nats: TestNats;
 let ingest: Node;
 const edges: Node[] = [];
-const edgeArgs = () => ['--role', 'edge', '--nats', nats.url, '--edge-max-lag-ms', '3000'];
+const METRICS_TOKEN = 'cluster-metrics-token-0123';
+const edgeArgs = () => ['--role', 'edge', '--nats', nats.url, '--edge-max-lag-ms', '3000', '--metrics-token', METRICS_TOKEN];
+const metricsOf = async (node: Node) => (await fetch(`${node.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 beforeAll(async () => {
   ensureNatsServer();
   nats = await startNats();
-  ingest = await startNode(tempDataDir(), ['--role', 'ingest', '--nats', nats.url, ...INGEST_ARGS]);
+  ingest = await startNode(tempDataDir(), ['--role', 'ingest', '--nats', nats.url, '--metrics-token', METRICS_TOKEN, ...INGEST_ARGS]);
   edges.push(await startNode(tempDataDir(), edgeArgs()), await startNode(tempDataDir(), edgeArgs()));
 }, 120_000);
 
@@ -159,6 +161,12 @@ describe('replication over NATS JetStream', () => {
       expect(h.status).toBe('ok');
     }
     expect((await ingest.health()).cluster).toMatchObject({ nats: 'connected', dropped_ticks: 0, publish_error: null });
+    // The same in /metrics.
+    const edgeMetrics = await metricsOf(edges[0]!);
+    expect(edgeMetrics).toMatch(/^mds_cluster_edge_lag_seconds \d/m);
+    expect(edgeMetrics).toContain('\nmds_cluster_bar_mismatches_total 0\n');
+    expect(edgeMetrics).toContain('\nmds_cluster_nats_connected 1\n');
+    expect(await metricsOf(ingest)).toMatch(/^mds_cluster_published_ticks_total [1-9]\d*$/m);
   }, 90_000);
 });
 
