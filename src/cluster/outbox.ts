@@ -1,10 +1,11 @@
 // The ingest node's ordered publishing to JetStream: messages leave in the order they were queued,
 // many acks outstanding at once (a publish never waits on the serving thread), at most MAX_IN_FLIGHT
-// of them. A failed publish (NATS gone, JetStream not ready) stops sending; once every outstanding
-// publish has settled and the link is up again, sending resumes from the oldest message not acked,
-// under the same message id, so JetStream drops what it had already stored. Waiting for the
-// outstanding ones first keeps the stream in queue order. While NATS is away the queue is bounded:
-// past MAX_QUEUED_BYTES the oldest waiting messages are dropped, and counted.
+// of them. Whatever may have been lost is sent again from the oldest message not acked, under the
+// same message id, so JetStream drops what it had already stored: after a lost connection at once on
+// the new one (what the old one still had in flight is sent again, ahead of anything newer), after a
+// failed publish once every outstanding publish has settled. Either way nothing newer reaches the
+// stream before an older message it may lack: the stream keeps queue order. While NATS is away the
+// queue is bounded: past MAX_QUEUED_BYTES the oldest waiting messages are dropped, and counted.
 import type { JetStreamClient } from '@nats-io/jetstream';
 
 /** Publishes awaiting their ack at once. */
@@ -55,6 +56,8 @@ export class Outbox {
   private js: JetStreamClient | null = null;
   /** A publish failed: nothing is sent until the outstanding ones settle and `resume` is called. */
   private isFailing = false;
+  /** Bumped when the connection is lost: publishes of an older connection no longer hold up sending. */
+  private connection = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private drainWaiters: (() => void)[] = [];
   private readonly counts: OutboxCounts = { published: 0, publishedTicks: 0, queued: 0, queuedBytes: 0, droppedMessages: 0, droppedTicks: 0, streamSeq: 0, failure: null };
@@ -90,9 +93,18 @@ export class Outbox {
     this.resume();
   }
 
-  /** The link is down: stop sending (the outstanding publishes fail or settle by themselves). */
+  /**
+   * The link is down: stop sending, and on the next connection send again from the oldest message
+   * not acked (what was in flight may be lost; an ack that still comes marks its message done).
+   */
   detach(): void {
     this.js = null;
+    this.connection++;
+    this.inFlight = 0;
+    this.next = this.head;
+    this.isFailing = false;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 
   /** Resolves once every queued message is acked, or after `timeoutMs`. */
@@ -120,9 +132,9 @@ export class Outbox {
       const item = this.items[this.next++]!;
       if (item.acked) continue;
       this.inFlight++;
+      const connection = this.connection;
       js.publish(item.subject, item.data, { msgID: item.id, timeout: PUBLISH_TIMEOUT_MS, retries: 0 }).then(
         (ack) => {
-          this.inFlight--;
           if (!item.acked) {
             item.acked = true;
             this.queuedBytes -= item.data.byteLength;
@@ -132,12 +144,15 @@ export class Outbox {
             }
             if (ack.seq > this.counts.streamSeq) this.counts.streamSeq = ack.seq;
           }
-          this.counts.failure = null;
           this.advance();
+          if (connection !== this.connection) return;
+          this.inFlight--;
+          this.counts.failure = null;
           if (this.isFailing) this.settleFailure();
           else this.pump();
         },
         (err: unknown) => {
+          if (connection !== this.connection) return;
           this.inFlight--;
           const message = err instanceof Error ? err.message : String(err);
           if (!this.isFailing) {
