@@ -205,7 +205,10 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     }
   }
   store.watchDisk(DISK_CHECK_MS);
-  store.startRetention(config.retain, RETENTION_EVERY_MS);
+  // An edge's retention cutoffs wait until its clock follows its ingest node's (a shifted or replayed one).
+  void (cluster?.clockSynced ?? Promise.resolve()).then(() => {
+    if (stopping === null) store.startRetention(config.retain, RETENTION_EVERY_MS);
+  });
   // `mds import` warns about history this retention would remove.
   void store.putMeta('retention', config.retain);
   hub.attach(server as unknown as Server<unknown>);

@@ -14,6 +14,11 @@ import { natsOptions } from './nats.ts';
 
 export interface ClusterNode {
   status(): ClusterStatus;
+  /**
+   * Resolves once the node's clock is the one to act on: at once on an ingest node; on an edge once
+   * it follows its ingest node's (time-based work such as retention waits for it).
+   */
+  clockSynced: Promise<void>;
   /** Ingest: publishes what is open and waits a while for its acks. Both: close the NATS connection. */
   stop(): Promise<void>;
 }
@@ -54,7 +59,7 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
   return {
     start(parts) {
       const link = new NatsLink(config, name, parts.log);
-      let role: { status(): ClusterStatus; stop(): Promise<void> };
+      let role: { status(): ClusterStatus; stop(): Promise<void>; clockSynced?: Promise<void> };
       if (config.role === 'ingest') role = new IngestPublisher(link, parts.pipeline, parts.log);
       else {
         if (parts.edgeClock === null) throw new Error('an edge needs a clock it can set');
@@ -63,6 +68,7 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
       link.start();
       return {
         status: () => role.status(),
+        clockSynced: role.clockSynced ?? Promise.resolve(),
         stop: async () => {
           await role.stop();
           await link.close();

@@ -42,6 +42,9 @@ export class EdgeReplica {
   private messages: ConsumerMessages | null = null;
   private isStopped = false;
   private readonly onMessage = (m: JsMsg) => this.apply(m);
+  private markClockSynced: () => void = () => {};
+  /** Resolves once the edge's clock is its ingest node's: from the stored position, or the first sweep. */
+  readonly clockSynced = new Promise<void>((resolve) => (this.markClockSynced = resolve));
 
   constructor(
     private readonly link: NatsLink,
@@ -53,7 +56,10 @@ export class EdgeReplica {
   ) {
     const saved = store.replicaPosition();
     this.streamSeq = saved?.streamSeq ?? 0;
-    if (saved !== null) clock.offsetMs = saved.clockOffsetMs;
+    if (saved !== null) {
+      clock.offsetMs = saved.clockOffsetMs;
+      this.markClockSynced();
+    }
     this.applier = new StreamApplier(store, pipeline, log);
     link.onUp((nc) => void this.follow(nc));
     link.onDown(() => this.closeConsumer());
@@ -132,7 +138,10 @@ export class EdgeReplica {
     this.applier.apply(m.subject, m.data);
     // The edge's clock follows the ingest node's, as its sweeps tell.
     const offsetMs = this.applier.clockOffsetMs;
-    if (offsetMs !== null) this.clock.offsetMs = offsetMs;
+    if (offsetMs !== null) {
+      this.clock.offsetMs = offsetMs;
+      this.markClockSynced();
+    }
     this.streamSeq = seq;
     const info = m.info;
     this.lagMessages = info.pending;
