@@ -38,8 +38,10 @@ const METRICS_TOKEN = 'cluster-metrics-token-0123';
 const edgeArgs = () => ['--role', 'edge', '--nats', nats.url, '--edge-max-lag-ms', '3000', '--metrics-token', METRICS_TOKEN];
 const metricsOf = async (node: Node) => (await fetch(`${node.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
+// Installing nats-server (when missing, as root) may take minutes: its own hook, before the cluster's.
+beforeAll(() => ensureNatsServer(), 600_000);
+
 beforeAll(async () => {
-  ensureNatsServer();
   nats = await startNats();
   ingest = await startNode(tempDataDir(), ['--role', 'ingest', '--nats', nats.url, '--metrics-token', METRICS_TOKEN, ...INGEST_ARGS]);
   edges.push(await startNode(tempDataDir(), edgeArgs()), await startNode(tempDataDir(), edgeArgs()));
@@ -78,8 +80,6 @@ async function expectSameRings(node: Node): Promise<void> {
 }
 
 describe('replication over NATS JetStream', () => {
-  beforeAll(() => ensureNatsServer(), 600_000);
-
   test('a quote reaches stream clients on two edges within 50 ms of the ingest node’s client, the same frame', async () => {
     await caughtUp(edges, 'the edges');
     const pairs = { 'crypto.quotes': ['BTCUSD', 'ETHUSD'], 'forex.quotes': ['EURUSD', 'USDJPY'], 'stocks.quotes': ['US:AAPL', 'US:MSFT'] };
