@@ -92,11 +92,6 @@ export class IngestPublisher {
     };
   }
 
-  /** The newest stream sequence JetStream acked: every message this node queued before it is in the stream. */
-  get ackedStreamSeq(): number {
-    return this.outbox.ackedSeq;
-  }
-
   /** Publishes what is open and waits (a while) for the queue to be acked; then publishes nothing more. */
   async stop(): Promise<void> {
     this.writer.close();

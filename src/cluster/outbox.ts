@@ -74,11 +74,6 @@ export class Outbox {
     return { ...this.counts, queued: this.items.length - this.head, queuedBytes: this.queuedBytes };
   }
 
-  /** The newest stream sequence acked (every message queued before it is stored too). */
-  get ackedSeq(): number {
-    return this.counts.streamSeq;
-  }
-
   /** Queues a message; `id` is its Nats-Msg-Id. */
   enqueue(subject: string, data: Uint8Array, id: string, ticks: number): void {
     if (this.queuedBytes + data.byteLength > this.maxQueuedBytes) this.dropOldest(data.byteLength);

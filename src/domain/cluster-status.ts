@@ -7,7 +7,11 @@ export type NatsLinkState = 'connecting' | 'connected' | 'reconnecting' | 'close
 export interface IngestClusterStatus {
   role: 'ingest';
   nats: NatsLinkState;
-  /** The stream sequence of the newest message JetStream acked (0 before the first). */
+  /**
+   * The stream sequence of the newest message JetStream acked (0 before the first). Every message
+   * up to it holds only ticks the store already had: read it, then flush the store, and a backup
+   * taken after holds everything up to it (a snapshot's resume point for a new edge).
+   */
   streamSeq: number;
   /** Messages stored by JetStream since start, and the ticks in them. */
   published: number;
