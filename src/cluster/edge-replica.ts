@@ -7,8 +7,7 @@
 import { jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { EdgeClusterStatus } from '../domain/cluster-status.ts';
-import type { OffsetClock } from '../clock.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock, type OffsetClock } from '../clock.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
 import type { Store } from '../store/index.ts';
 import type { NatsLink } from './link.ts';
@@ -41,7 +40,6 @@ export class EdgeReplica {
   private generation = 0;
   private messages: ConsumerMessages | null = null;
   private isStopped = false;
-  private readonly onMessage = (m: JsMsg) => this.apply(m);
   private markClockSynced: () => void = () => {};
   /** Resolves once the edge's clock is its ingest node's: from the stored position, or the first sweep. */
   readonly clockSynced = new Promise<void>((resolve) => (this.markClockSynced = resolve));
@@ -97,7 +95,15 @@ export class EdgeReplica {
         const startSeq = this.startSeqIn(info.state.first_seq, info.state.last_seq);
         const consumer = await jetstream(nc).consumers.get(TICKS_STREAM, { opt_start_seq: startSeq, inactive_threshold: CONSUMER_INACTIVE_MS });
         if (this.isStopped || generation !== this.generation) return;
-        const messages = await consumer.consume({ callback: this.onMessage, max_messages: PULL_MESSAGES, expires: PULL_EXPIRES_MS });
+        // Only the current consumer's messages count: one being closed may still deliver a few.
+        const callback = (m: JsMsg) => {
+          if (generation === this.generation) this.apply(m);
+        };
+        const messages = await consumer.consume({ callback, max_messages: PULL_MESSAGES, expires: PULL_EXPIRES_MS });
+        if (this.isStopped || generation !== this.generation) {
+          void messages.close().catch(() => {});
+          return;
+        }
         this.messages = messages;
         lastError = '';
         const ended = await messages.closed();

@@ -16,8 +16,6 @@ export class NatsLink {
   state: NatsLinkState = 'connecting';
   /** The connection once made (it reconnects by itself), or null. */
   nc: NatsConnection | null = null;
-  /** Times the connection came back after a loss. */
-  reconnects = 0;
   private readonly upListeners: ((nc: NatsConnection) => void)[] = [];
   private readonly downListeners: (() => void)[] = [];
   private isStopped = false;
@@ -97,7 +95,6 @@ export class NatsLink {
         for (const l of this.downListeners) l();
       } else if (s.type === 'reconnect') {
         this.state = 'connected';
-        this.reconnects++;
         this.log(`reconnected to NATS at ${s.server}`);
         this.notifyUp(nc);
       }
