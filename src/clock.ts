@@ -13,6 +13,17 @@ export function shiftedClock(startMs: number): Clock {
   return { nowMs: () => Date.now() + offset };
 }
 
+/**
+ * A clock that advances in real time at an offset that may be moved: an edge node's, which follows
+ * its ingest node's service clock (as each sweep from it tells) so both agree on "now".
+ */
+export class OffsetClock implements Clock {
+  constructor(public offsetMs = 0) {}
+  nowMs(): number {
+    return Date.now() + this.offsetMs;
+  }
+}
+
 /** A clock that moves only when told to (unit tests). */
 export class ManualClock implements Clock {
   constructor(private current: number) {}

@@ -1,6 +1,7 @@
 // Dependencies point inward (design.md): cli, api, stream, ingest → store, market → domain; mcp → api's route table;
-// metrics reads the counts of api, stream and store, and only cli wires it; cluster (NATS) stands on
-// auth and store, and only cli wires it, so a single process has no NATS code on its path.
+// metrics reads the counts of api, stream and store, and only cli wires it; cluster (NATS) sits beside
+// the ingest path and stands on auth and store, and only cli starts it, so a single process has no
+// NATS code on its path.
 // Only src/store imports lmdb; domain imports nothing with I/O. src/console/web is browser code: it
 // imports only itself, packages and the typed client, and the server's rules (logger, clock) are not its.
 import { describe, expect, test } from 'bun:test';
@@ -38,8 +39,9 @@ const LAYER_MAY_IMPORT: Record<string, string[]> = {
   mcp: ['domain', 'api/route-table', 'mcp', 'version.ts'],
   // /metrics reads the counts the other layers keep; only cli wires it (nothing imports metrics).
   metrics: ['domain', 'store', 'api', 'stream', 'metrics', 'clock.ts'],
-  // A cluster node's NATS side: keys into the store, quota leases behind auth's QuotaBackend.
-  cluster: ['domain', 'store', 'auth', 'cluster', 'clock.ts', 'log.ts', 'config.ts'],
+  // A cluster node's NATS side: replication feeds the ingest path (edge) or reads it (ingest); keys go
+  // into the store, quota leases sit behind auth's QuotaBackend; it reads the role flags.
+  cluster: ['domain', 'store', 'ingest', 'auth', 'cluster', 'clock.ts', 'log.ts', 'config.ts'],
   // The console's build and its browser code: nothing of the server (the client is outside src).
   console: ['console'],
   'console/web': ['console/web'],
@@ -62,12 +64,15 @@ describe('architecture', () => {
     expect(users.filter((f) => !f.startsWith('cli/'))).toEqual([]);
   });
 
-  test('only src/cli imports src/cluster, and only src/cluster imports the NATS client', () => {
+  test('only src/cli starts src/cluster: REST, stream and ingest know nothing of NATS', () => {
     const users = files.filter((f) => !relative(SRC, f).startsWith('cluster/') && importsOf(f).some((i) => i.startsWith('cluster/'))).map((f) => relative(SRC, f));
     expect(users.filter((f) => !f.startsWith('cli/'))).toEqual([]);
-    const nats = files.filter((f) => importsOf(f).some((i) => i.startsWith('@nats-io/'))).map((f) => relative(SRC, f));
-    expect(nats.length).toBeGreaterThan(0);
-    expect(nats.filter((f) => !f.startsWith('cluster/'))).toEqual([]);
+  });
+
+  test('only src/cluster imports the NATS client', () => {
+    const users = files.filter((f) => importsOf(f).some((i) => i.startsWith('@nats-io/'))).map((f) => relative(SRC, f));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((f) => !f.startsWith('cluster/'))).toEqual([]);
   });
 
   test('only src/store imports lmdb', () => {

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { parseServeConfig, UsageError, type ServeConfig } from '../src/config.ts';
-import { connectNats, subjectToken, tickSubject } from '../src/cluster/nats.ts';
+import { barSubject, connectNats, subjectToken, tickSubject } from '../src/cluster/nats.ts';
 import { until } from './support/cli.ts';
 import { ensureNatsServer, startNats } from './support/nats.ts';
 
@@ -44,8 +44,9 @@ describe('--role', () => {
 
 describe('subjects', () => {
   test('symbols become subject tokens without wildcards or separators, reversibly distinct', () => {
-    expect(tickSubject('crypto', 'BTCUSD')).toBe('mds.tick.crypto.BTCUSD');
-    expect(tickSubject('stocks', 'US:BRK.B')).toBe('mds.tick.stocks.US:BRK%2eB');
+    expect(tickSubject('crypto')).toBe('mds.tick.crypto');
+    expect(barSubject('crypto', 'BTCUSD')).toBe('mds.bar.crypto.BTCUSD');
+    expect(barSubject('stocks', 'US:BRK.B')).toBe('mds.bar.stocks.US:BRK%2eB');
     expect(subjectToken('EURUSD.RAW')).toBe('EURUSD%2eRAW');
     expect(subjectToken('A%2e')).not.toBe(subjectToken('A.'));
   });

@@ -50,6 +50,28 @@ export interface Health {
     unwritten_ticks: number;
     dropped_ticks: number;
   };
+  cluster?: {
+    role: 'ingest';
+    nats: 'connecting' | 'connected' | 'reconnecting' | 'closed';
+    stream_seq: number;
+    published: number;
+    published_ticks: number;
+    queued: number;
+    queued_bytes: number;
+    dropped_messages: number;
+    dropped_ticks: number;
+    publish_error: string | null;
+  } | {
+    role: 'edge';
+    nats: 'connecting' | 'connected' | 'reconnecting' | 'closed';
+    stream_seq: number;
+    lag_messages: number | null;
+    lag_ms: number | null;
+    max_lag_ms: number;
+    bar_mismatches: number;
+    seq_gaps: number;
+    skipped_messages: number;
+  };
   recording?: {
     dir: string;
     records: number;

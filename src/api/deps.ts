@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Store } from '../store/index.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { FeedHealth } from '../domain/feed.ts';
+import type { ClusterStatus } from '../domain/cluster-status.ts';
 
 export interface BarsInProgress {
   barInProgress(symId: number, tf: Timeframe): Bar | null;
@@ -50,6 +51,8 @@ export interface ApiDeps {
   feeds?: { health(): FeedHealth[] };
   /** The recorder of `--record DIR`, reported by /health; absent without one. */
   recording?: { status(): RecordingStatus };
+  /** An ingest or edge node's replication over NATS (src/cluster), reported by /health; absent with --role all. */
+  cluster?: { status(): ClusterStatus };
   version: string;
   /**
    * The stream's own caps per key (src/stream/connections.ts): a plan's stream limits apply up to

@@ -1,9 +1,11 @@
 // GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
 // shape and the reason, so a load balancer or an operator sees why. Degraded is ready (200) with a
-// reason: writes to the data dir fail, or its free space is under the threshold.
+// reason: writes to the data dir fail, its free space is under the threshold, or (a cluster node)
+// NATS is away or an edge is behind the stream.
 import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
+import type { ClusterStatus } from '../domain/cluster-status.ts';
 import { formatBytes, lowDiskText } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
@@ -49,7 +51,8 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
   const feedReason = isFeedStale ? `the ${deps.feed} feed has not ticked for ${Math.round(lastTickAgeMs / 1000)} s` : null;
   const unavailable = storeReason ?? feedReason;
   const disk = diskBody(deps);
-  const reason = unavailable ?? disk.reason;
+  const cluster = deps.cluster?.status();
+  const reason = unavailable ?? disk.reason ?? cluster?.reason ?? null;
   let symbols = 0;
   if (storeReason === null) symbols = deps.store.registry.size;
   const body: HealthBody = {
@@ -57,17 +60,47 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     version: deps.version,
     feed: deps.feed,
     symbols,
-    uptime_s: Math.round((nowMs - startedMs) / 1000),
+    // An edge's clock moves to its ingest node's once the stream says what that is: never below 0.
+    uptime_s: Math.max(0, Math.round((nowMs - startedMs) / 1000)),
     checks: { store: storeReason === null ? 'ok' : 'failed', feed: activity ? (isFeedStale ? 'stale' : 'ok') : 'off' },
     last_tick_age_ms: lastTickAgeMs,
     reason,
     feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
     disk: disk.body,
   };
+  if (cluster !== undefined) body.cluster = clusterBody(cluster);
   // Recording is a side line: its failures are reported here and logged, the status does not change.
   const rec = deps.recording?.status();
   if (rec) body.recording = { dir: rec.dir, records: rec.records, dropped_records: rec.dropped, writes: rec.failure === null ? 'ok' : 'failing', write_error: rec.failure };
   return body;
+}
+
+function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {
+  if (c.role === 'ingest') {
+    return {
+      role: 'ingest',
+      nats: c.nats,
+      stream_seq: c.streamSeq,
+      published: c.published,
+      published_ticks: c.publishedTicks,
+      queued: c.queued,
+      queued_bytes: c.queuedBytes,
+      dropped_messages: c.droppedMessages,
+      dropped_ticks: c.droppedTicks,
+      publish_error: c.publishError,
+    };
+  }
+  return {
+    role: 'edge',
+    nats: c.nats,
+    stream_seq: c.streamSeq,
+    lag_messages: c.lagMessages,
+    lag_ms: c.lagMs,
+    max_lag_ms: c.maxLagMs,
+    bar_mismatches: c.barMismatches,
+    seq_gaps: c.seqGaps,
+    skipped_messages: c.skippedMessages,
+  };
 }
 
 /** The disk part of the body, and why it degrades the service (write failure first), or null. */

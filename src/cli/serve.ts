@@ -2,7 +2,7 @@
 // and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { shiftedClock, systemClock, type Clock } from '../clock.ts';
+import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
 import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Server } from 'bun';
@@ -37,8 +37,8 @@ import { VERSION } from '../version.ts';
 import { RequestMetrics } from '../api/request-metrics.ts';
 import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
-import { connectNats } from '../cluster/nats.ts';
-import { openClusterAccounts } from '../cluster/accounts.ts';
+import { planClusterNode } from '../cluster/cluster-node.ts';
+import { linkedAccounts } from '../cluster/accounts.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -46,6 +46,8 @@ const DISK_CHECK_MS = 10_000;
 const RETENTION_EVERY_MS = 3_600_000;
 /** A replay at max speed waits while more raw ticks than this wait for their commit (well under the store's drop bound). */
 const REPLAY_MAX_UNWRITTEN_TICKS = 65_536;
+/** How long a cluster node waits at start for its keys and quota buckets before it serves anyway. */
+const ACCOUNTS_WAIT_MS = 10_000;
 
 export interface RunningServer {
   port: number;
@@ -76,16 +78,13 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const feedIds = config.feed === 'none' || replay !== null ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
+  const clusterPlan = planClusterNode(config);
   await checkListenHost(config.host);
-  // A cluster node takes keys and plans from the ingest node and leases its calls (src/cluster/accounts.ts).
-  const nats = config.role === 'all' ? null : await connectNats(config, `mds-${config.role}`);
-  const clusterAccounts = nats === null || config.role === 'all' ? null : await openClusterAccounts(nats, { role: config.role, clock: { nowMs: () => serviceClock.nowMs() }, plans, log: logLine }).catch(async (err: unknown) => {
-    await nats.close();
-    throw err;
-  });
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
-  const clock = replay?.clock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
+  // An edge's clock follows its ingest node's (set from the stream); --clock-start is where it starts.
+  const edgeClock = config.role === 'edge' ? new OffsetClock(config.clockStartMs === null ? 0 : config.clockStartMs - systemClock.nowMs()) : null;
+  const clock = replay?.clock ?? edgeClock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   serviceClock = clock;
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
   let devKey: string | null = null;
@@ -123,6 +122,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   }
   const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log: logLine });
   const pipeline = new Pipeline(store, clock, recorder === null ? { log: logLine } : { log: logLine, onSweep: (nowMs) => recorder.sweep(nowMs) });
+  // Before any feed starts: an ingest node publishes every tick its path makes, the first included.
+  const cluster = clusterPlan?.start({ store, pipeline, edgeClock, log: logLine }) ?? null;
   // A replay runs the recorded sweeps that seal bars, and starts the timed ones at its end.
   replay?.feed.drive(pipeline, () => {
     const w = store.writeStatus();
@@ -130,7 +131,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   });
   feeds.start(pipeline, recorder ?? undefined);
   recorder?.start();
-  if (replay === null) pipeline.start();
+  // An edge seals bars at the ingest node's sweeps, never on its own timer.
+  if (replay === null && config.role !== 'edge') pipeline.start();
   if (recordDir !== null) logger.info(`recording every feed's ticks to ${recordDir} (hourly files)`);
   // History imports staged by `mds import` while this server runs are applied here, between requests.
   const imports = new ImportWatcher(store, clock, {
@@ -144,9 +146,13 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const liveRecorder = new LiveRecorder(store, clock, feeds, logLine);
   liveRecorder.start();
 
-  const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute, quota: clusterAccounts?.quota });
+  // A cluster node takes keys and plans from the ingest node and leases its calls (src/cluster/accounts.ts)
+  // over the node's NATS link; its stored keys get 503 until the buckets are open.
+  const accounts = cluster === null || config.role === 'all' ? null : linkedAccounts(cluster.link, { role: config.role, clock, plans, log: logLine });
+  const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute, quota: accounts?.quota });
   auth.start();
-  await clusterAccounts?.start(auth, store);
+  // Reachable NATS: the keys and buckets are ready before the port opens. Unreachable: serve meanwhile.
+  await accounts?.start(auth, store, ACCOUNTS_WAIT_MS);
   const hub = new StreamHub(clock);
   // Keys whose plan this server's table lacks answer 403 naming the plan; say so now, not at the first call.
   for (const { id, plan } of auth.keysWithoutPlan()) logger.warn(`key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
@@ -168,9 +174,9 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   });
   // Metrics are counted only when they are served somewhere (no hook on the request path otherwise).
   const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
-  const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, clock, version: VERSION });
+  const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, cluster: cluster ?? undefined, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
   let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -179,14 +185,15 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       await feeds.stop();
       await imports.stop();
       pipeline.stop();
+      // Unused leased calls go back while NATS is still connected; then the link closes.
+      await accounts?.stop();
+      await cluster?.stop();
       await recorder?.close();
       stream.stop();
       auth.stop();
       await metricsServer?.stop(true);
       metrics?.stop();
       await server?.stop(true);
-      await clusterAccounts?.stop();
-      await nats?.close();
       const isComplete = await store.close();
       unlock();
       if (isComplete) logger.info('stopped; everything written is on disk');
@@ -208,7 +215,10 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     }
   }
   store.watchDisk(DISK_CHECK_MS);
-  store.startRetention(config.retain, RETENTION_EVERY_MS);
+  // An edge's retention cutoffs wait until its clock follows its ingest node's (a shifted or replayed one).
+  void (cluster?.clockSynced ?? Promise.resolve()).then(() => {
+    if (stopping === null) store.startRetention(config.retain, RETENTION_EVERY_MS);
+  });
   // `mds import` warns about history this retention would remove.
   void store.putMeta('retention', config.retain);
   hub.attach(server as unknown as Server<unknown>);

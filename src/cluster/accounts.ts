@@ -9,7 +9,9 @@ import type { Plan } from '../domain/plans.ts';
 import type { Clock } from '../clock.ts';
 import type { LineLog } from '../log.ts';
 import type { Store } from '../store/index.ts';
+import type { CountedWindow, QuotaBackend, TakeOutcome, WindowKind } from '../auth/quota-backend.ts';
 import { KeyFollower, KeyPublisher } from './key-sync.ts';
+import type { NatsLink } from './link.ts';
 import { KEYS_BUCKET } from './nats.ts';
 import { KV_TIMEOUT_MS, openQuotaLeases, type QuotaLeases } from './quota-leases.ts';
 
@@ -55,6 +57,75 @@ export async function openClusterAccounts(nc: NatsConnection, opts: ClusterAccou
     stop: async () => {
       await sync?.stop();
       await quota.stop();
+    },
+  };
+}
+
+/**
+ * The quota backend of a node whose buckets are not open yet (NATS not reached since the start):
+ * a stored key's call gets 503 `quota service unavailable` (never served unleased) until they are.
+ */
+class DeferredQuota implements QuotaBackend {
+  real: QuotaLeases | null = null;
+
+  tryTake(keyId: string, quota: CountedWindow | null, minute: CountedWindow | null): TakeOutcome {
+    return this.real === null ? 'unavailable' : this.real.tryTake(keyId, quota, minute);
+  }
+
+  usedOf(keyId: string, kind: WindowKind, startMs: number): number {
+    return this.real?.usedOf(keyId, kind, startMs) ?? 0;
+  }
+}
+
+/** The cluster accounts of `mds serve`: opened on the node's NATS link once it is up, tried again until they open. */
+export interface LinkedAccounts {
+  quota: QuotaBackend;
+  /** Begins once the link is up; resolves when the accounts are in use, or after `waitMs` (the node then serves meanwhile). */
+  start(auth: Authenticator, store: Store, waitMs: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** How long between attempts to open the buckets when NATS answers but they cannot be opened. */
+const REOPEN_MS = 5_000;
+
+export function linkedAccounts(link: NatsLink, opts: ClusterAccountsOptions): LinkedAccounts {
+  const quota = new DeferredQuota();
+  let accounts: ClusterAccounts | null = null;
+  let stopped = false;
+  let opening = false;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let ready!: () => void;
+  const isReady = new Promise<void>((resolve) => (ready = resolve));
+  const open = async (nc: NatsConnection, auth: Authenticator, store: Store) => {
+    if (accounts !== null || opening || stopped) return;
+    opening = true;
+    try {
+      const opened = await openClusterAccounts(nc, opts);
+      if (stopped) return void (await opened.stop());
+      accounts = opened;
+      quota.real = opened.quota;
+      await opened.start(auth, store);
+      ready();
+    } catch (err) {
+      opts.log(`error: ${err instanceof Error ? err.message : String(err)}; trying again in ${REOPEN_MS / 1000} s (stored keys get 503 meanwhile)`);
+      retry = setTimeout(() => void open(nc, auth, store), REOPEN_MS);
+    } finally {
+      opening = false;
+    }
+  };
+  return {
+    quota,
+    start: async (auth, store, waitMs) => {
+      link.onUp((nc) => void open(nc, auth, store));
+      if (link.nc !== null) void open(link.nc, auth, store);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([isReady, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      clearTimeout(timer);
+    },
+    stop: async () => {
+      stopped = true;
+      if (retry !== null) clearTimeout(retry);
+      await accounts?.stop();
     },
   };
 }

@@ -5,11 +5,18 @@ import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, type NatsConnection, type ConnectionOptions } from '@nats-io/transport-node';
 import type { ServeConfig } from '../config.ts';
 
-/** JetStream stream of consolidated ticks and bar-seal sweeps, in the order the ingest node made them. */
+/** JetStream stream of consolidated ticks, bar-seal sweeps, sealed bars and symbols, in the order the ingest node made them. */
 export const TICKS_STREAM = 'MDS_TICKS';
-/** Subjects of TICKS_STREAM: `mds.tick.<class>.<symbol>` and `mds.sweep`. */
+/** `mds.tick.<class>`: a batch of one class's ticks (one message per class per publish cycle, not per tick). */
 export const TICK_SUBJECT_PREFIX = 'mds.tick';
+/** The time of each sweep that sealed due bars: an edge seals at the same instants. */
 export const SWEEP_SUBJECT = 'mds.sweep';
+/** `mds.bar.<class>.<symbol>`: each sealed 1-minute bar, for edges to check their own against. */
+export const BAR_SUBJECT_PREFIX = 'mds.bar';
+/** `mds.symbol.<class>.<symbol>`: a symbol's registry entry, before its first tick of an ingest run. */
+export const SYMBOL_SUBJECT_PREFIX = 'mds.symbol';
+/** Every subject of TICKS_STREAM. */
+export const TICKS_STREAM_SUBJECTS = [`${TICK_SUBJECT_PREFIX}.>`, SWEEP_SUBJECT, `${BAR_SUBJECT_PREFIX}.>`, `${SYMBOL_SUBJECT_PREFIX}.>`];
 /** KV bucket of API keys (records without secrets: hash, plan, markets, add-ons, revocation). */
 export const KEYS_BUCKET = 'mds_keys';
 /** KV bucket of quota leases: per key and quota window, the calls leased to nodes so far. */
@@ -24,8 +31,16 @@ export function subjectToken(symbol: string): string {
   return symbol.replace(/[.*>\s%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-export function tickSubject(assetClass: string, symbol: string): string {
-  return `${TICK_SUBJECT_PREFIX}.${assetClass}.${subjectToken(symbol)}`;
+export function tickSubject(assetClass: string): string {
+  return `${TICK_SUBJECT_PREFIX}.${assetClass}`;
+}
+
+export function barSubject(assetClass: string, symbol: string): string {
+  return `${BAR_SUBJECT_PREFIX}.${assetClass}.${subjectToken(symbol)}`;
+}
+
+export function symbolSubject(assetClass: string, symbol: string): string {
+  return `${SYMBOL_SUBJECT_PREFIX}.${assetClass}.${subjectToken(symbol)}`;
 }
 
 export type NatsSettings = Pick<ServeConfig, 'nats' | 'natsCreds' | 'natsTlsCa' | 'natsTlsCert' | 'natsTlsKey'>;

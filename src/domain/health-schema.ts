@@ -30,6 +30,54 @@ export const FeedHealthSchema = T.Object(
   { additionalProperties: false },
 );
 
+const NatsLinkSchema = T.Union([T.Literal('connecting'), T.Literal('connected'), T.Literal('reconnecting'), T.Literal('closed')]);
+
+/** An ingest node (--role ingest): what it published to JetStream and what waits (README: Deployment). */
+export const IngestClusterSchema = T.Object(
+  {
+    role: T.Literal('ingest'),
+    /** The NATS connection: connecting (never connected yet), connected, reconnecting, closed. */
+    nats: NatsLinkSchema,
+    /** Stream sequence of the newest message JetStream acked (0 before the first). */
+    stream_seq: T.Integer({ minimum: 0 }),
+    /** Messages JetStream stored since start, and the ticks in them. */
+    published: T.Integer({ minimum: 0 }),
+    published_ticks: T.Integer({ minimum: 0 }),
+    /** Messages waiting to be sent or acked (bounded while NATS is away), and their bytes. */
+    queued: T.Integer({ minimum: 0 }),
+    queued_bytes: T.Integer({ minimum: 0 }),
+    /** Dropped since start because NATS was away longer than the queue holds: edges miss these ticks. */
+    dropped_messages: T.Integer({ minimum: 0 }),
+    dropped_ticks: T.Integer({ minimum: 0 }),
+    /** Why publishing fails, while it does; null otherwise. */
+    publish_error: T.Union([T.String(), T.Null()]),
+  },
+  { additionalProperties: false },
+);
+
+/** An edge node (--role edge): where it stands in the ingest node's stream (README: Deployment). */
+export const EdgeClusterSchema = T.Object(
+  {
+    role: T.Literal('edge'),
+    nats: NatsLinkSchema,
+    /** The last stream sequence applied; stored with the data, the next start resumes after it. */
+    stream_seq: T.Integer({ minimum: 0 }),
+    /** Messages in the stream after the newest applied (as of its delivery); null before the first. */
+    lag_messages: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+    /** Now minus when the stream stored the newest message applied (the ingest node publishes every 500 ms); null before the first. */
+    lag_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
+    /** Past this lag (--edge-max-lag-ms) the status is degraded. */
+    max_lag_ms: T.Integer({ minimum: 0 }),
+    /** Sealed minute bars of the ingest node that differ from this edge's own (0 when all are identical). */
+    bar_mismatches: T.Integer({ minimum: 0 }),
+    /** Ticks whose seq skipped ahead of the symbol's last applied one: ticks this edge never got. */
+    seq_gaps: T.Integer({ minimum: 0 }),
+    /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
+    skipped_messages: T.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
 export const HealthSchema = T.Object(
   {
     /** degraded: serving (200) with a problem an operator must see, e.g. writes failing or disk space low. */
@@ -68,6 +116,8 @@ export const HealthSchema = T.Object(
       },
       { additionalProperties: false },
     ),
+    /** With --role ingest or edge only: the node's replication over NATS JetStream; a problem makes the status degraded. */
+    cluster: T.Optional(T.Union([IngestClusterSchema, EdgeClusterSchema])),
     /** With `--record DIR` only: the recording's directory and whether its writes succeed (README: Record and replay). */
     recording: T.Optional(
       T.Object(

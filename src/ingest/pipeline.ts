@@ -65,6 +65,9 @@ interface Line {
   lastTrade: CompositeTrade | null;
 }
 
+/** Told of every sweep that sealed due bars, with its time (the recorder, the cluster publisher). */
+export type SweepListener = (nowMs: number) => void;
+
 export interface PipelineOptions {
   /** A spot source silent this long is left out of the consolidated line. */
   staleMs?: number;
@@ -84,6 +87,9 @@ export class Pipeline {
   private readonly lines: (Line | undefined)[] = [];
   private readonly listeners: TickListener[] = [];
   private readonly barListeners: BarListener[] = [];
+  private readonly sweepListeners: SweepListener[] = [];
+  /** A quote handed to listeners by the replicated entry points (read during the call, like every tick). */
+  private readonly applied: CompositeQuote = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
   private sealTimer: ReturnType<typeof setInterval> | null = null;
   private readonly staleMs: number;
   private readonly rules: CompositeRules;
@@ -158,6 +164,15 @@ export class Pipeline {
     };
   }
 
+  /** Reports the time of every sweep to `listener` (after `opts.onSweep`). */
+  subscribeSweeps(listener: SweepListener): () => void {
+    this.sweepListeners.push(listener);
+    return () => {
+      const at = this.sweepListeners.indexOf(listener);
+      if (at >= 0) this.sweepListeners.splice(at, 1);
+    };
+  }
+
   start(): void {
     if (this.sealTimer) return;
     this.sealTimer = setInterval(() => this.sweep(this.clock.nowMs()), this.opts.sealEveryMs ?? 500);
@@ -171,6 +186,8 @@ export class Pipeline {
       this.opts.log?.(`error: sealing bars failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
     this.opts.onSweep?.(nowMs);
+    const listeners = this.sweepListeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(nowMs);
   }
 
   stop(): void {
@@ -232,6 +249,45 @@ export class Pipeline {
   }
 
   /**
+   * A consolidated quote another node made (an edge applying the ingest node's stream), under that
+   * node's `seq`: stored, folded into the bars by the same rule as `quote` (mids on lines whose
+   * bars are made of mids) and published. False, and nothing happens, when the store already has
+   * that seq (a message applied again after a restart). `sourceCount` is set on perpetual lines.
+   */
+  applyQuote(symId: number, seq: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null, sourceCount: number | null): boolean {
+    const line = this.lines[symId];
+    if (line === undefined || !this.store.putQuoteAt(symId, seq, tsMs, bid, ask, bidSize, askSize)) return false;
+    if (tsMs > this.newestTickMs) this.newestTickMs = tsMs;
+    this.counts.quotes++;
+    if (line.barsFromMid) this.bars.onPrice(symId, tsMs, roundedMid(bid, ask, line.midScale), null);
+    const q = line.published ?? this.applied;
+    q.tsMs = tsMs;
+    q.bid = bid;
+    q.ask = ask;
+    q.bidSize = bidSize;
+    q.askSize = askSize;
+    q.sourceCount = sourceCount ?? 0;
+    // A perpetual line served from what another node composed: compositeAt answers with it.
+    if (line.book !== null) line.hasPublished = true;
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, q, sourceCount);
+    return true;
+  }
+
+  /** Like `applyQuote`, for a trade of the consolidated tape (bars from trades on lines that take them). */
+  applyTrade(symId: number, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): boolean {
+    const line = this.lines[symId];
+    if (line === undefined || !this.store.putTradeAt(symId, seq, tsMs, price, size)) return false;
+    if (tsMs > this.newestTickMs) this.newestTickMs = tsMs;
+    this.counts.trades++;
+    if (sourceCount !== null && line.book !== null) line.lastTrade = { tsMs, price, size, sourceCount };
+    if (!line.barsFromMid) this.bars.onPrice(symId, tsMs, price, line.hasVolume ? (size ?? 0) : null);
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onTrade(line.entry, seq, tsMs, price, size, sourceCount);
+    return true;
+  }
+
+  /**
    * The source's line for this symbol is no longer current: it leaves the consolidated line now,
    * and the line without it is published at once (when it changed and something is left).
    */
@@ -251,6 +307,7 @@ export class Pipeline {
   compositeAt(symId: number, nowMs: number): Composite | null {
     const line = this.lines[symId];
     if (line === undefined || line.book === null) return null;
+    if (line.book.size === 0) return this.appliedCompositeAt(line, nowMs);
     const out: Composite = { tsMs: 0, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
     if (!compositeInto(line.book, nowMs, this.rules, out)) return null;
     out.bid = Math.round(out.bid * line.scale) / line.scale;
@@ -261,6 +318,17 @@ export class Pipeline {
   /** The last perpetual trade that passed since the server started, or null. */
   lastTrade(symId: number): CompositeTrade | null {
     return this.lines[symId]?.lastTrade ?? null;
+  }
+
+  /**
+   * An edge has no sources of its own, only the composites the ingest node published: the last
+   * one stands while its newest source quote is within the stale window (the ingest node's test
+   * for the freshest source); past it there is no composite, as there would be none there.
+   */
+  private appliedCompositeAt(line: Line, nowMs: number): Composite | null {
+    const p = line.published!;
+    if (!line.hasPublished || nowMs - p.tsMs > this.rules.staleMs) return null;
+    return { tsMs: p.tsMs, bid: p.bid, ask: p.ask, bidSize: p.bidSize, askSize: p.askSize, sourceCount: p.sourceCount };
   }
 
   private publishBar(symId: number, minute: Readonly<Bar>, day: Readonly<Bar> | null): void {

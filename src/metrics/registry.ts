@@ -5,6 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Histogram, Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { FeedHealth, FeedState } from '../domain/feed.ts';
+import type { ClusterStatus } from '../domain/cluster-status.ts';
 import { barJsonCacheOf } from '../api/queries/bar-json-cache.ts';
 import { rangeMemoStats } from '../api/range-body.ts';
 import { LATENCY_BUCKETS_S, type RequestMetrics } from '../api/request-metrics.ts';
@@ -28,6 +29,8 @@ export interface MetricSources {
   /** Whether a feed runs (the last tick's age is reported only then). */
   hasFeeds: boolean;
   store: Store;
+  /** An ingest or edge node's replication (--role ingest or edge); absent with --role all. */
+  cluster?: { status(): ClusterStatus };
   /** The service clock: ages are measured on it, as /health measures them. */
   clock: Clock;
   version: string;
@@ -140,6 +143,34 @@ export function createMetrics(src: MetricSources): Metrics {
   pulledGauge(reg, { name: 'mds_store_writes_failing', help: 'Whether writes to the data dir fail (1) or succeed (0)' }, () => one(src.store.writeStatus().failure === null ? 0 : 1));
   pulledGauge(reg, { name: 'mds_store_unwritten_ticks', help: 'Raw ticks held in memory for a commit' }, () => one(src.store.writeStatus().unwrittenTicks));
   pulledCounter(reg, { name: 'mds_store_dropped_ticks_total', help: 'Raw ticks dropped unwritten while writes failed' }, () => one(src.store.writeStatus().droppedTicks));
+
+  // --- cluster (--role ingest or edge) ------------------------------------------------------------
+  const cluster = src.cluster;
+  if (cluster !== undefined) {
+    const ingest = () => {
+      const c = cluster.status();
+      return c.role === 'ingest' ? c : null;
+    };
+    const edge = () => {
+      const c = cluster.status();
+      return c.role === 'edge' ? c : null;
+    };
+    const when = <T>(read: () => T | null, value: (c: T) => number | null) => (): Sample[] => {
+      const c = read();
+      const v = c === null ? null : value(c);
+      return v === null ? [] : one(v);
+    };
+    pulledGauge(reg, { name: 'mds_cluster_nats_connected', help: 'Whether the node is connected to NATS (1) or not (0)' }, () => one(cluster.status().nats === 'connected' ? 1 : 0));
+    pulledGauge(reg, { name: 'mds_cluster_stream_sequence', help: 'Ingest: the newest stream sequence JetStream acked; edge: the last one applied' }, () => one(cluster.status().streamSeq));
+    pulledCounter(reg, { name: 'mds_cluster_published_ticks_total', help: 'Ingest: ticks JetStream stored' }, when(ingest, (c) => c.publishedTicks));
+    pulledGauge(reg, { name: 'mds_cluster_publish_queue_messages', help: 'Ingest: messages waiting to be sent to JetStream or acked' }, when(ingest, (c) => c.queued));
+    pulledGauge(reg, { name: 'mds_cluster_publish_queue_bytes', help: 'Ingest: bytes of the messages waiting for JetStream' }, when(ingest, (c) => c.queuedBytes));
+    pulledCounter(reg, { name: 'mds_cluster_dropped_ticks_total', help: 'Ingest: ticks dropped because NATS was away longer than the queue holds' }, when(ingest, (c) => c.droppedTicks));
+    pulledGauge(reg, { name: 'mds_cluster_edge_lag_seconds', help: 'Edge: now minus when the stream stored the newest message applied (absent before the first)' }, when(edge, (c) => (c.lagMs === null ? null : seconds(c.lagMs))));
+    pulledGauge(reg, { name: 'mds_cluster_edge_lag_messages', help: 'Edge: messages in the stream after the newest applied (absent before the first)' }, when(edge, (c) => c.lagMessages));
+    pulledCounter(reg, { name: 'mds_cluster_bar_mismatches_total', help: "Edge: sealed minute bars of the ingest node that differ from the edge's own" }, when(edge, (c) => c.barMismatches));
+    pulledCounter(reg, { name: 'mds_cluster_seq_gaps_total', help: 'Edge: ticks whose seq skipped ahead of the last applied (ticks the edge never got)' }, when(edge, (c) => c.seqGaps));
+  }
 
   // --- caches --------------------------------------------------------------------------------
   pulledCounter(reg, { name: 'mds_cache_lookups_total', help: 'Lookups of the range caches by result: bar_json (encoded bar chunks: hit, extend, miss) and range_body (whole bodies: hit, miss)', labelNames: ['cache', 'result'] }, () => {

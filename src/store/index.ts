@@ -6,6 +6,7 @@ export { compactStore, type CompactResult } from './compact.ts';
 export type { BarChunkSpan, BarSlice, ConflictMode, MergeCounts } from './bars.ts';
 export type { ImportRecord, ImportResult, ImportState } from './imports.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
+export type { ReplicaPosition } from './replica.ts';
 export type { TickKind } from './ticks.ts';
 export { BAR_FIELDS, writeBar } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';

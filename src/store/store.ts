@@ -14,6 +14,7 @@ import { LiveStore, savedOpenTicks } from './live.ts';
 import { LiveIntervalStore } from './live-intervals.ts';
 import { Registry } from './registry.ts';
 import { TickRing, type TickKind } from './ticks.ts';
+import { ReplicaPositionStore, type ReplicaPosition } from './replica.ts';
 import { WriteQueue, type FlushReport, type WriteState } from './write-queue.ts';
 import { guardCommitFailures } from './commit-failures.ts';
 import { DiskWatch, formatBytes, type DiskStatus } from './disk-watch.ts';
@@ -66,6 +67,7 @@ export class Store {
   private readonly ticks: TickRing;
   private readonly latestStore: LatestStore;
   private readonly liveStretches: LiveIntervalStore;
+  private readonly replica: ReplicaPositionStore;
   private readonly disk: DiskWatch;
   private readonly nowMs: () => number;
   private readonly log: (line: string) => void;
@@ -115,6 +117,7 @@ export class Store {
     this.calendar = new EconomicCalendarStore(this.dbs);
     this.imports = new ImportJournal(this.dbs, opts.dataDir);
     this.liveStretches = new LiveIntervalStore(this.dbs, this.queue);
+    this.replica = new ReplicaPositionStore(this.dbs, this.queue);
   }
 
   static open(opts: StoreOptions): Store {
@@ -134,7 +137,39 @@ export class Store {
   /** Records a consolidated quote: latest state and the ticks ring. Returns its sequence number. */
   appendQuote(symId: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): number {
     const state = this.latestStore.edit(symId);
-    const seq = ++state.quoteSeq;
+    const seq = state.quoteSeq + 1;
+    this.writeQuote(state, symId, seq, tsMs, bid, ask, bidSize, askSize);
+    return seq;
+  }
+
+  /**
+   * Records a quote another node numbered (an edge applying the ingest node's stream) under its
+   * `seq`; false, and nothing changes, when `seq` is not above the symbol's last quote seq: a
+   * message applied twice is a no-op. A seq further ahead leaves a gap the ring reads around.
+   */
+  putQuoteAt(symId: number, seq: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): boolean {
+    if (seq <= (this.latestStore.get(symId)?.quoteSeq ?? 0)) return false;
+    this.writeQuote(this.latestStore.edit(symId), symId, seq, tsMs, bid, ask, bidSize, askSize);
+    return true;
+  }
+
+  /** Records a trade of the consolidated tape. Returns its sequence number. */
+  appendTrade(symId: number, tsMs: number, price: number, size: number | null): number {
+    const state = this.latestStore.edit(symId);
+    const seq = state.tradeSeq + 1;
+    this.writeTrade(state, symId, seq, tsMs, price, size);
+    return seq;
+  }
+
+  /** Like `putQuoteAt`, for a trade. */
+  putTradeAt(symId: number, seq: number, tsMs: number, price: number, size: number | null): boolean {
+    if (seq <= (this.latestStore.get(symId)?.tradeSeq ?? 0)) return false;
+    this.writeTrade(this.latestStore.edit(symId), symId, seq, tsMs, price, size);
+    return true;
+  }
+
+  private writeQuote(state: LatestState, symId: number, seq: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): void {
+    state.quoteSeq = seq;
     // In place: no object per tick (readers compare fields, never identity).
     const q = state.quote;
     if (q === null) state.quote = { bid, ask, bidSize, askSize, tsMs };
@@ -146,13 +181,10 @@ export class Store {
       q.tsMs = tsMs;
     }
     this.ticks.appendQuote(symId, seq, tsMs, bid, ask, bidSize ?? NaN, askSize ?? NaN);
-    return seq;
   }
 
-  /** Records a trade of the consolidated tape. Returns its sequence number. */
-  appendTrade(symId: number, tsMs: number, price: number, size: number | null): number {
-    const state = this.latestStore.edit(symId);
-    const seq = ++state.tradeSeq;
+  private writeTrade(state: LatestState, symId: number, seq: number, tsMs: number, price: number, size: number | null): void {
+    state.tradeSeq = seq;
     const t = state.trade;
     if (t === null) state.trade = { price, size, tsMs };
     else {
@@ -161,7 +193,6 @@ export class Store {
       t.tsMs = tsMs;
     }
     this.ticks.appendTrade(symId, seq, tsMs, price, size ?? NaN);
-    return seq;
   }
 
   /** Ticks after `afterSeq` still held by the ring, oldest first: the newest `max` of them. */
@@ -237,6 +268,21 @@ export class Store {
   /** When a feed supplying `symId` was live, overlapping [fromMs, toMs): merged, in time order. */
   liveIntervals(symId: number, fromMs: number, toMs: number): Interval[] {
     return this.liveStretches.liveIntervals(symId, fromMs, toMs);
+  }
+
+  // --- replication (edge nodes) ---------------------------------------------------------------
+
+  /** An edge's position in the ingest node's stream as stored, or null when none was ever set. */
+  replicaPosition(): ReplicaPosition | null {
+    return this.replica.get();
+  }
+
+  /**
+   * Sets the position; the next flush writes it in the same transaction as the data applied so
+   * far, so the two never disagree on disk. Await `flush()` for it to be durable now.
+   */
+  setReplicaPosition(position: ReplicaPosition): void {
+    this.replica.set(position);
   }
 
   // --- metadata -----------------------------------------------------------------------------

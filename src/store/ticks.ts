@@ -184,6 +184,9 @@ export class TickRing implements Flusher {
     const slot = (seq - 1) % BLOCK_TICKS;
     const blockSeq = (seq - 1 - slot) / BLOCK_TICKS;
     if (blockSeq !== ring.blockSeq) this.openBlock(ring, blockSeq, slot);
+    // A seq ahead of the next (an edge that joined or resumed past a gap): the slots skipped must
+    // not show what a reused array held; readers skip slots whose seq field does not match.
+    else if (slot > ring.count) ring.data.fill(NaN, ring.count * ring.fields, slot * ring.fields);
     ring.count = slot + 1;
     return slot;
   }
@@ -206,6 +209,7 @@ export class TickRing implements Flusher {
     if (slot > 0) {
       const stored = this.storedBlock(ring.symId, ring.kind, blockSeq);
       if (stored) ring.data.set(stored.subarray(0, Math.min(stored.length, ring.data.length)));
+      else ring.data.fill(NaN, 0, slot * ring.fields);
     }
   }
 

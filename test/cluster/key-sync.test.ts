@@ -13,7 +13,7 @@ import { connectNats, KEYS_BUCKET } from '../../src/cluster/nats.ts';
 import { BUILT_IN_PLANS, type Plan } from '../../src/domain/plans.ts';
 import { HOUR_MS, MINUTE_MS } from '../../src/domain/timeframes.ts';
 import { runMds, until } from '../support/cli.ts';
-import { natsSettings, startNode, type TestNode } from '../support/cluster-node.ts';
+import { natsSettings, startNode, type TestNode } from '../support/cluster-accounts-node.ts';
 import { ensureNatsServer, startNats, type TestNats } from '../support/nats.ts';
 
 const NOW = Date.UTC(2026, 2, 4) + 15 * HOUR_MS + 30 * MINUTE_MS;

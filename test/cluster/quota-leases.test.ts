@@ -13,7 +13,7 @@ import { BLOCK_SHARES, blockSize, TAIL_SHARES } from '../../src/cluster/quota-le
 import { BUILT_IN_PLANS, type Plan } from '../../src/domain/plans.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../src/domain/timeframes.ts';
 import { until } from '../support/cli.ts';
-import { DEV_KEY, natsSettings, shareKey, startNode, type TestNode } from '../support/cluster-node.ts';
+import { DEV_KEY, natsSettings, shareKey, startNode, type TestNode } from '../support/cluster-accounts-node.ts';
 import { ensureNatsServer, startNats, type TestNats } from '../support/nats.ts';
 
 /** Wednesday 2026-03-04 15:30:00 UTC, on a minute boundary. */

@@ -49,4 +49,27 @@ describe('ticks ring buffer', () => {
     expect(later).toBeLessThanOrEqual(first * 1.1);
     await store.close();
   });
+
+  test('ticks numbered elsewhere are stored under their seq once; a seq ahead leaves a gap reads skip, with nothing of a reused block', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path, ringCapacity: 256 });
+    // Symbol 1 fills and commits blocks, whose arrays are then reused for other rings.
+    for (let i = 1; i <= 130; i++) store.appendQuote(1, i, i, i + 1, null, null);
+    await store.flush();
+    expect(store.putQuoteAt(2, 5, 1005, 10, 11, 1, 1)).toBe(true);
+    expect(store.putQuoteAt(2, 5, 1005, 99, 99, 1, 1)).toBe(false);
+    expect(store.putQuoteAt(2, 4, 1004, 99, 99, 1, 1)).toBe(false);
+    expect(store.putQuoteAt(2, 9, 1009, 12, 13, null, null)).toBe(true);
+    expect(store.putQuoteAt(2, 70, 1070, 14, 15, null, null)).toBe(true);
+    expect(store.putTradeAt(2, 3, 1003, 10.5, 2)).toBe(true);
+    expect(store.putTradeAt(2, 3, 1003, 10.5, 2)).toBe(false);
+    expect(store.ticksSince(2, 'quote', 0, 1000)).toEqual([
+      [1005, 10, 11, 1, 1, 5],
+      [1009, 12, 13, NaN, NaN, 9],
+      [1070, 14, 15, NaN, NaN, 70],
+    ]);
+    expect(store.ticksSince(2, 'trade', 0, 1000)).toEqual([[1003, 10.5, 2, 3]]);
+    expect(store.latest(2)).toMatchObject({ quoteSeq: 70, tradeSeq: 3, quote: { tsMs: 1070, bid: 14 } });
+    await store.close();
+  });
 });

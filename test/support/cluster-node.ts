@@ -1,101 +1,141 @@
-// Cluster nodes in one process for the accounts tests: each its own temp store, Authenticator and
-// app (requests through the real gate with app.handle), sharing one nats-server; quotas leased
-// from it, and with a role, keys synced as `mds serve` does it. Disposal stops a node cleanly
-// (its unused calls given back); crash() drops it without.
-import type { NatsConnection } from '@nats-io/transport-node';
-import { createApp } from '../../src/api/app.ts';
-import { Authenticator } from '../../src/auth/authenticator.ts';
-import type { Clock } from '../../src/clock.ts';
-import { connectNats, type NatsSettings } from '../../src/cluster/nats.ts';
-import { openQuotaLeases, type QuotaLeases } from '../../src/cluster/quota-leases.ts';
-import { openClusterAccounts, type ClusterAccounts } from '../../src/cluster/accounts.ts';
-import type { KeyRecord } from '../../src/domain/account.ts';
-import { BUILT_IN_PLANS, type Plan } from '../../src/domain/plans.ts';
-import { CATALOG } from '../../src/ingest/reference/catalog.ts';
-import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
-import { Store } from '../../src/store/index.ts';
-import { tempDir, type TempDir } from './temp-dir.ts';
+// An `mds serve` child process for cluster tests: any role, its own data dir, killable with SIGKILL
+// (a crash) or stopped with SIGTERM, its output kept; plus a WebSocket client that timestamps every
+// tick frame on arrival and reads a node's tick ring through a `since` replay.
+import { resolve } from 'node:path';
+import { until } from './cli.ts';
+import { TEST_KEY } from './server.ts';
 
-/** Every test node's development key (each node its own, as in a cluster: the same text here). */
-export const DEV_KEY = 'node-dev-key-0123456789';
+const MAIN = resolve(import.meta.dir, '../../src/main.ts');
 
-export const natsSettings = (url: string): NatsSettings => ({ nats: url, natsCreds: null, natsTlsCa: null, natsTlsCert: null, natsTlsKey: null });
-
-export interface TestNode extends AsyncDisposable {
+export interface Node extends AsyncDisposable {
+  port: number;
+  base: string;
   dataDir: string;
-  store: Store;
-  auth: Authenticator;
-  leases: QuotaLeases | null;
-  nc: NatsConnection;
-  logs: string[];
-  /** GET `path` with `key` through the app; status and JSON body. */
-  get(path: string, key: string): Promise<{ status: number; body: any; headers: Headers }>;
-  /** Stops cleanly: the leases give back what they hold, then the connection and the store close. */
-  stop(): Promise<void>;
-  /** Drops the node as a crash would: nothing given back. */
-  crash(): Promise<void>;
+  proc: ReturnType<typeof Bun.spawn>;
+  output(): string;
+  json<T = any>(path: string): Promise<{ status: number; body: T }>;
+  /** The /health body. */
+  health(): Promise<any>;
+  /** SIGKILL: no flush, no goodbye. */
+  kill9(): Promise<void>;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number>;
 }
 
-export interface NodeOptions {
-  clock: Clock;
-  plans?: readonly Plan[];
-  /** false: no quota backend (the ingest side of the key sync tests counts locally). */
-  leases?: boolean;
-  recheckMs?: number;
-  /** With a role, the node runs the key sync of `mds serve --role` (openClusterAccounts), started before this resolves. */
-  role?: 'ingest' | 'edge';
-  /** Called with the new node's store before its key sync starts (keys an edge had before). */
-  before?: (store: Store) => void;
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDS_') && v !== undefined) env[k] = v;
+  return env;
 }
 
-export async function startNode(url: string, name: string, opts: NodeOptions): Promise<TestNode> {
-  const dir: TempDir = tempDir(`mds-${name}-`);
-  const store = Store.open({ dataDir: dir.path });
-  seedRegistry(store, CATALOG);
-  const logs: string[] = [];
-  const log = (line: string) => void logs.push(line);
-  const nc = await connectNats(natsSettings(url), name);
-  const plans = opts.plans ?? BUILT_IN_PLANS;
-  opts.before?.(store);
-  const cluster: ClusterAccounts | null = opts.role === undefined ? null : await openClusterAccounts(nc, { role: opts.role, clock: opts.clock, plans, log, ...(opts.recheckMs !== undefined && { recheckMs: opts.recheckMs }) });
-  const leases = cluster !== null ? cluster.quota : opts.leases === false ? null : await openQuotaLeases(nc, opts.clock, log, opts.recheckMs);
-  const auth = new Authenticator({ store, clock: opts.clock, plans, devKey: DEV_KEY, devPerMinute: 1000, ...(leases !== null && { quota: leases }) });
-  await cluster?.start(auth, store);
-  // The poll of `mds serve`: keys changed by `mds keys` in another process.
-  auth.start(50);
-  const app = createApp({ store, bars: { barInProgress: () => null }, clock: opts.clock, auth, feed: 'none', version: '1.0.0' }, log);
-  let closed = false;
-  const close = async (clean: boolean) => {
-    if (closed) return;
-    closed = true;
-    auth.stop();
-    // A crash gives nothing back; closing the connection ends the key sync's watch too.
-    if (clean) await (cluster ?? leases)?.stop();
-    await nc.close();
-    await store.close();
-    dir[Symbol.dispose]();
+/** Starts `mds serve --data-dir DIR ARGS` on a free port; resolves once it serves REST. */
+export async function startNode(dataDir: string, args: string[]): Promise<Node> {
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...args], { stdout: 'pipe', stderr: 'pipe', env: cleanEnv() });
+  let out = '';
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk);
+  };
+  void drain(proc.stdout as ReadableStream<Uint8Array>);
+  void drain(proc.stderr as ReadableStream<Uint8Array>);
+  let port = 0;
+  await until(
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`mds serve exited (${proc.exitCode}) before listening:\n${out}`);
+      const m = /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m && / feed \w+;/.test(out)) port = Number(m[1]);
+      return port !== 0;
+    },
+    `mds serve ${args.join(' ')} to listen`,
+    30_000,
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const json = async <T>(path: string) => {
+    const res = await fetch(base + path, { headers: { 'x-api-key': TEST_KEY } });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  const stop = async () => {
+    if (proc.exitCode === null) proc.kill('SIGTERM');
+    return proc.exited;
   };
   return {
-    dataDir: dir.path,
-    store,
-    auth,
-    leases,
-    nc,
-    logs,
-    async get(path, key) {
-      const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-api-key': key } }));
-      return { status: res.status, body: await res.json(), headers: res.headers };
+    port,
+    base,
+    dataDir,
+    proc,
+    output: () => out,
+    json,
+    health: async () => (await json('/health')).body,
+    kill9: async () => {
+      proc.kill('SIGKILL');
+      await proc.exited;
     },
-    stop: () => close(true),
-    crash: () => close(false),
-    [Symbol.asyncDispose]: () => close(true),
+    stop,
+    [Symbol.asyncDispose]: async () => {
+      await stop();
+    },
   };
 }
 
-/** Makes a key on `first` and copies its record to the other nodes' stores (as the key sync would). */
-export function shareKey(nodes: readonly TestNode[], plan: string, nowMs: number): { record: KeyRecord; secret: string } {
-  const [first, ...rest] = nodes;
-  const made = first!.store.accounts.create({ name: plan, plan, markets: ['*'], addons: [] }, nowMs);
-  for (const node of rest) node.store.accounts.replicate([made.record], []);
-  return made;
+export interface TickFrame {
+  type: 'quote' | 'trade';
+  channel: string;
+  symbol: string;
+  seq: number;
+  /** The frame as sent. */
+  text: string;
+  /** performance.now() at arrival in this process. */
+  atMs: number;
+}
+
+/** A stream client that keeps every tick frame with its arrival time, by `channel|symbol|seq`. */
+export class TickWatcher implements AsyncDisposable {
+  readonly frames = new Map<string, TickFrame>();
+  private readonly ws: WebSocket;
+  readonly open: Promise<void>;
+
+  /** `subscriptions`: channel → symbols, one subscribe frame each. */
+  constructor(node: Pick<Node, 'port'>, subscriptions: Record<string, string[]>) {
+    this.ws = new WebSocket(`ws://127.0.0.1:${node.port}/?apiKey=${TEST_KEY}`);
+    this.ws.onmessage = (e) => {
+      const atMs = performance.now();
+      const text = e.data as string;
+      const m = JSON.parse(text) as TickFrame;
+      if (m.type === 'quote' || m.type === 'trade') this.frames.set(`${m.channel}|${m.symbol}|${m.seq}`, { ...m, text, atMs });
+    };
+    this.open = new Promise((resolve, reject) => {
+      this.ws.onopen = () => {
+        for (const [channel, symbols] of Object.entries(subscriptions)) this.ws.send(JSON.stringify({ action: 'subscribe', channels: [channel], symbols }));
+        resolve();
+      };
+      this.ws.onerror = () => reject(new Error(`cannot open a stream on port ${node.port}`));
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    const closed = new Promise((resolve) => (this.ws.onclose = resolve));
+    this.ws.close();
+    await Promise.race([closed, Bun.sleep(2000)]);
+  }
+}
+
+/** The tick frames a node's ring holds for one pair after `since` (a `since` replay), in order, as sent. */
+export async function ringOf(node: Pick<Node, 'port'>, channel: string, symbol: string, since: number): Promise<string[]> {
+  const ws = new WebSocket(`ws://127.0.0.1:${node.port}/?apiKey=${TEST_KEY}`);
+  const frames: string[] = [];
+  let replayed = -1;
+  ws.onmessage = (e) => {
+    const m = JSON.parse(e.data as string) as { type: string; replayed?: number };
+    if (m.type === 'subscribed') replayed = m.replayed!;
+    else if ((m.type === 'quote' || m.type === 'trade') && (replayed < 0 || frames.length < replayed)) frames.push(e.data as string);
+  };
+  await new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error(`cannot open a stream on port ${node.port}`));
+  });
+  ws.send(JSON.stringify({ action: 'subscribe', channels: [channel], symbols: [symbol], since }));
+  await until(async () => replayed >= 0 && frames.length >= replayed, `the ${channel} ${symbol} replay from port ${node.port}`);
+  ws.close();
+  // Replayed frames come before the ack and any live frame.
+  return frames.slice(0, replayed);
 }

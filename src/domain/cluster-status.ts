@@ -1,0 +1,50 @@
+// What a node of a cluster (--role ingest or edge) reports of its replication, for /health and
+// /metrics: the cluster code fills it, the API serializes it. Pure types.
+
+/** The NATS connection: not made yet, up, lost and being made again, or closed (stopping). */
+export type NatsLinkState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+export interface IngestClusterStatus {
+  role: 'ingest';
+  nats: NatsLinkState;
+  /**
+   * The stream sequence of the newest message JetStream acked (0 before the first). Every message
+   * up to it holds only ticks the store already had: read it, then flush the store, and a backup
+   * taken after holds everything up to it (a snapshot's resume point for a new edge).
+   */
+  streamSeq: number;
+  /** Messages stored by JetStream since start, and the ticks in them. */
+  published: number;
+  publishedTicks: number;
+  /** Messages waiting to be sent or acked, and their bytes. */
+  queued: number;
+  queuedBytes: number;
+  /** Messages and ticks dropped since start because NATS was away longer than the queue holds. */
+  droppedMessages: number;
+  droppedTicks: number;
+  /** Why the last publish failed, while publishing fails. */
+  publishError: string | null;
+  /** Why the node is degraded, or null. */
+  reason: string | null;
+}
+
+export interface EdgeClusterStatus {
+  role: 'edge';
+  nats: NatsLinkState;
+  /** The last stream sequence applied (stored with the data it applied). */
+  streamSeq: number;
+  /** Messages in the stream after the newest applied, as of its delivery; null before the first. */
+  lagMessages: number | null;
+  /** Now minus the time the stream stored the newest message applied; null before the first. */
+  lagMs: number | null;
+  maxLagMs: number;
+  /** Sealed minute bars of the ingest node that differ from the edge's own. */
+  barMismatches: number;
+  /** Ticks whose seq skipped ahead of the symbol's last: ticks this edge never got. */
+  seqGaps: number;
+  /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
+  skippedMessages: number;
+  reason: string | null;
+}
+
+export type ClusterStatus = IngestClusterStatus | EdgeClusterStatus;
