@@ -61,6 +61,13 @@ export interface Health {
     dropped_messages: number;
     dropped_ticks: number;
     publish_error: string | null;
+    snapshot: {
+      stream_seq: number;
+      taken_ms: number;
+      bytes: number;
+      seconds: number;
+    } | null;
+    snapshot_error: string | null;
   } | {
     role: 'edge';
     nats: 'connecting' | 'connected' | 'reconnecting' | 'closed';
@@ -71,6 +78,12 @@ export interface Health {
     bar_mismatches: number;
     seq_gaps: number;
     skipped_messages: number;
+    bootstrap: {
+      stream_seq: number;
+      taken_ms: number;
+      bytes: number;
+      seconds: number;
+    } | null;
   };
   recording?: {
     dir: string;

@@ -5,7 +5,7 @@
 // NATS is away or an edge is behind the stream.
 import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
-import type { ClusterStatus } from '../domain/cluster-status.ts';
+import type { ClusterStatus, SnapshotStatus } from '../domain/cluster-status.ts';
 import { formatBytes, lowDiskText } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
@@ -88,6 +88,8 @@ function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {
       dropped_messages: c.droppedMessages,
       dropped_ticks: c.droppedTicks,
       publish_error: c.publishError,
+      snapshot: snapshotBody(c.snapshot),
+      snapshot_error: c.snapshotError,
     };
   }
   return {
@@ -100,7 +102,12 @@ function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {
     bar_mismatches: c.barMismatches,
     seq_gaps: c.seqGaps,
     skipped_messages: c.skippedMessages,
+    bootstrap: snapshotBody(c.bootstrap),
   };
+}
+
+function snapshotBody(s: SnapshotStatus | null) {
+  return s === null ? null : { stream_seq: s.streamSeq, taken_ms: s.takenMs, bytes: s.bytes, seconds: Math.round(s.seconds * 10) / 10 };
 }
 
 /** The disk part of the body, and why it degrades the service (write failure first), or null. */

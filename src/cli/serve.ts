@@ -39,6 +39,7 @@ import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
 import { planClusterNode } from '../cluster/cluster-node.ts';
 import { linkedAccounts } from '../cluster/accounts.ts';
+import { adoptSnapshot, restoreSnapshotIfNew } from '../cluster/edge-bootstrap.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -47,7 +48,7 @@ const RETENTION_EVERY_MS = 3_600_000;
 /** A replay at max speed waits while more raw ticks than this wait for their commit (well under the store's drop bound). */
 const REPLAY_MAX_UNWRITTEN_TICKS = 65_536;
 /** How long a cluster node waits at start for its keys and quota buckets before it serves anyway. */
-const ACCOUNTS_WAIT_MS = 10_000;
+const ACCOUNTS_WAIT_MS = 3_000;
 
 export interface RunningServer {
   port: number;
@@ -86,7 +87,10 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const edgeClock = config.role === 'edge' ? new OffsetClock(config.clockStartMs === null ? 0 : config.clockStartMs - systemClock.nowMs()) : null;
   const clock = replay?.clock ?? edgeClock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   serviceClock = clock;
+  // A new edge (no store yet) starts from the ingest node's latest snapshot, when NATS has one.
+  const restored = await restoreSnapshotIfNew(config, dataDir, logLine);
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
+  if (restored !== null) await adoptSnapshot(store, restored);
   let devKey: string | null = null;
   const feeds = new FeedSet(store, logLine);
   try {
@@ -123,7 +127,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const recorder = recordDir === null ? null : new Recorder({ dir: recordDir, clock, log: logLine });
   const pipeline = new Pipeline(store, clock, recorder === null ? { log: logLine } : { log: logLine, onSweep: (nowMs) => recorder.sweep(nowMs) });
   // Before any feed starts: an ingest node publishes every tick its path makes, the first included.
-  const cluster = clusterPlan?.start({ store, pipeline, edgeClock, log: logLine }) ?? null;
+  const cluster = clusterPlan?.start({ store, dataDir, clock, pipeline, edgeClock, log: logLine }) ?? null;
   // A replay runs the recorded sweeps that seal bars, and starts the timed ones at its end.
   replay?.feed.drive(pipeline, () => {
     const w = store.writeStatus();

@@ -2,13 +2,15 @@
 // stopped before the store closes: an ingest node publishes what its path makes; an edge applies
 // what the ingest node published. Neither waits for NATS to start: both serve meanwhile.
 import { accessSync, constants } from 'node:fs';
-import type { OffsetClock } from '../clock.ts';
+import type { Clock, OffsetClock } from '../clock.ts';
 import type { ServeConfig } from '../config.ts';
 import type { ClusterStatus } from '../domain/cluster-status.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
 import type { Store } from '../store/index.ts';
 import { EdgeReplica } from './edge-replica.ts';
+import { edgeBootstrapOf } from './edge-bootstrap.ts';
 import { IngestPublisher } from './ingest-publisher.ts';
+import { SnapshotPublisher } from './snapshot-publisher.ts';
 import { NatsLink } from './link.ts';
 import { natsOptions } from './nats.ts';
 
@@ -27,6 +29,9 @@ export interface ClusterNode {
 
 export interface ClusterParts {
   store: Store;
+  /** The data dir (an ingest node's snapshot copies are made in it). */
+  dataDir: string;
+  clock: Clock;
   pipeline: Pipeline;
   /** An edge's clock, which follows the ingest node's; unused on an ingest node. */
   edgeClock: OffsetClock | null;
@@ -62,10 +67,25 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
     start(parts) {
       const link = new NatsLink(config, name, parts.log);
       let role: { status(): ClusterStatus; stop(): Promise<void>; clockSynced?: Promise<void> };
-      if (config.role === 'ingest') role = new IngestPublisher(link, parts.pipeline, parts.log);
-      else {
+      if (config.role === 'ingest') {
+        const publisher = new IngestPublisher(link, parts.pipeline, parts.log);
+        const snapshots = config.snapshotEveryMin === 0 ? null : new SnapshotPublisher(link, parts.store, parts.dataDir, { streamSeq: () => publisher.status().streamSeq, queued: () => publisher.status().queued }, parts.clock, config.snapshotEveryMin * 60_000, parts.log);
+        snapshots?.start();
+        role = {
+          status: () => {
+            const s = snapshots?.status();
+            return { ...publisher.status(), snapshot: s?.last ?? null, snapshotError: s?.error ?? null };
+          },
+          stop: async () => {
+            await snapshots?.stop();
+            await publisher.stop();
+          },
+        };
+      } else {
         if (parts.edgeClock === null) throw new Error('an edge needs a clock it can set');
-        role = new EdgeReplica(link, parts.store, parts.edgeClock, parts.pipeline, parts.log, config.edgeMaxLagMs);
+        const replica = new EdgeReplica(link, parts.store, parts.edgeClock, parts.pipeline, parts.log, config.edgeMaxLagMs);
+        const bootstrap = edgeBootstrapOf(parts.store);
+        role = { status: () => ({ ...replica.status(), bootstrap }), stop: () => replica.stop(), clockSynced: replica.clockSynced };
       }
       link.start();
       return {

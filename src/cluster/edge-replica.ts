@@ -64,7 +64,7 @@ export class EdgeReplica {
     log(this.streamSeq > 0 ? `edge: resuming the stream ${TICKS_STREAM} after sequence ${this.streamSeq}` : `edge: following the stream ${TICKS_STREAM} from its first message`);
   }
 
-  status(): EdgeClusterStatus {
+  status(): Omit<EdgeClusterStatus, 'bootstrap'> {
     const nowMs = systemClock.nowMs();
     const lagMs = this.lastStoredMs === null ? null : Math.max(0, Math.round(nowMs - this.lastStoredMs));
     let reason: string | null = null;

@@ -72,7 +72,7 @@ export class IngestPublisher {
     this.writer = new StreamWriter(pipeline, (subject, data, ticks) => this.outbox.enqueue(subject, data, `${this.runId}.${++this.messageNo}`, ticks), () => systemClock.nowMs());
   }
 
-  status(): IngestClusterStatus {
+  status(): Omit<IngestClusterStatus, 'snapshot' | 'snapshotError'> {
     const c = this.outbox.report();
     let reason: string | null = null;
     if (this.link.state !== 'connected') reason = `not connected to NATS (${this.link.state}): ${c.queued} messages wait for the edges`;

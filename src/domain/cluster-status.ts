@@ -24,8 +24,20 @@ export interface IngestClusterStatus {
   droppedTicks: number;
   /** Why the last publish failed, while publishing fails. */
   publishError: string | null;
+  /** The latest store snapshot for new edges this node published, or null before the first. */
+  snapshot: SnapshotStatus | null;
+  /** Why the last snapshot failed, or null. */
+  snapshotError: string | null;
   /** Why the node is degraded, or null. */
   reason: string | null;
+}
+
+/** A store snapshot in the NATS object store: what it covers, its size, how long it took. */
+export interface SnapshotStatus {
+  streamSeq: number;
+  takenMs: number;
+  bytes: number;
+  seconds: number;
 }
 
 export interface EdgeClusterStatus {
@@ -44,6 +56,8 @@ export interface EdgeClusterStatus {
   seqGaps: number;
   /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
   skippedMessages: number;
+  /** The snapshot this edge's store was made from (its first start), or null. */
+  bootstrap: SnapshotStatus | null;
   reason: string | null;
 }
 

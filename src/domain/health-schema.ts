@@ -32,6 +32,20 @@ export const FeedHealthSchema = T.Object(
 
 const NatsLinkSchema = T.Union([T.Literal('connecting'), T.Literal('connected'), T.Literal('reconnecting'), T.Literal('closed')]);
 
+/** A store snapshot in the NATS object store, from which new edges start (README: Deployment). */
+const SnapshotSchema = T.Object(
+  {
+    /** Every stream message up to this sequence is in the snapshot. */
+    stream_seq: T.Integer({ minimum: 0 }),
+    /** When the copy was taken (the ingest node's service clock, Unix ms). */
+    taken_ms: T.Integer(),
+    bytes: T.Integer({ minimum: 0 }),
+    /** How long copying and uploading took (0 on an edge: not known there). */
+    seconds: T.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
 /** An ingest node (--role ingest): what it published to JetStream and what waits (README: Deployment). */
 export const IngestClusterSchema = T.Object(
   {
@@ -51,6 +65,10 @@ export const IngestClusterSchema = T.Object(
     dropped_ticks: T.Integer({ minimum: 0 }),
     /** Why publishing fails, while it does; null otherwise. */
     publish_error: T.Union([T.String(), T.Null()]),
+    /** The latest store snapshot for new edges (--snapshot-every), or null before the first. */
+    snapshot: T.Union([SnapshotSchema, T.Null()]),
+    /** Why the last snapshot failed, or null. */
+    snapshot_error: T.Union([T.String(), T.Null()]),
   },
   { additionalProperties: false },
 );
@@ -74,6 +92,8 @@ export const EdgeClusterSchema = T.Object(
     seq_gaps: T.Integer({ minimum: 0 }),
     /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
     skipped_messages: T.Integer({ minimum: 0 }),
+    /** The snapshot this edge's store was made from on its first start, or null. */
+    bootstrap: T.Union([SnapshotSchema, T.Null()]),
   },
   { additionalProperties: false },
 );

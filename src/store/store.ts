@@ -296,6 +296,11 @@ export class Store {
     await this.dbs.meta.put(key, value);
   }
 
+  /** Removes a metadata record durably before returning (no-op when absent). */
+  async deleteMeta(key: string): Promise<void> {
+    await this.dbs.meta.remove(key);
+  }
+
   // --- disk: write failures, free space, retention -------------------------------------------
 
   writeStatus(): WriteStatus {

@@ -186,6 +186,27 @@ describe('replication over NATS JetStream', () => {
     expect(ours.body.results.length).toBe(50);
     expect(ours.body.results).toEqual(theirs.body.results);
   }, 60_000);
+  test('a new edge with an empty data dir starts from the snapshot the ingest node published', async () => {
+    let snapshot: { stream_seq: number; bytes: number } | null = null;
+    await until(async () => {
+      snapshot = (await ingest.health()).cluster.snapshot;
+      return snapshot !== null;
+    }, 'the ingest node to publish its first snapshot', 30_000);
+    expect(snapshot!.stream_seq).toBeGreaterThan(0);
+    expect((await ingest.health()).cluster.snapshot_error).toBeNull();
+    const fresh = await startNode(tempDataDir(), edgeArgs());
+    edges.push(fresh);
+    // From its first answer it has the ingest node's history, which the stream never carried.
+    const history = '/crypto/agg/BTCUSD/1/minute/2026-03-04/2026-03-04?sort=asc&limit=50';
+    const [theirs, ours] = await Promise.all([ingest.json(history), fresh.json(history)]);
+    expect(ours.body.results.length).toBe(50);
+    expect(ours.body.results).toEqual(theirs.body.results);
+    expect((await fresh.health()).cluster.bootstrap).toMatchObject({ stream_seq: snapshot!.stream_seq, bytes: snapshot!.bytes });
+    // Then it follows the stream from the snapshot's sequence on: every seq once.
+    await caughtUp([fresh], 'the edge made from the snapshot');
+    await expectSameRings(fresh);
+    expect((await fresh.health()).cluster).toMatchObject({ seq_gaps: 0, bar_mismatches: 0, skipped_messages: 0 });
+  }, 90_000);
 });
 
 describe('cluster starts', () => {
