@@ -44,4 +44,31 @@ describe('mds serve --role ingest and --role edge', () => {
     // The edge held the rest of its block, given back on its clean stop.
     expect(edge.logs).toContain(`quota leases: gave back ${blockSize(3000, 0) - 2} unused calls of 1 key windows`);
   }, 120_000);
+
+  test('3,500 calls of one free key spread over two edges: at most 3,000 answered 200, the rest 429', async () => {
+    await using ingest = await startServer({ args: ['--role', 'ingest', '--nats', nats.url, '--feed', 'none'] });
+    await using a = await startServer({ args: ['--role', 'edge', '--nats', nats.url] });
+    await using b = await startServer({ args: ['--role', 'edge', '--nats', nats.url] });
+    // Every answer with a 200 counts, the ones that waited for the key to arrive included.
+    let answered = 0;
+    const call = async (node: typeof a, key: string) => {
+      const res = await node.get('/crypto/quote/BTCUSD', { key });
+      await res.arrayBuffer();
+      if (res.status === 200 || res.status === 404) answered++;
+      return res.status;
+    };
+    const { key } = await createKeyOn(ingest, '--plan', 'free');
+    answered++; // createKeyOn's own call on the ingest node
+    for (const edge of [a, b]) await until(async () => [200, 404].includes(await call(edge, key)), 'the key on the edge');
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 3500; i += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, (_, j) => call((i + j) % 2 === 0 ? a : b, key)));
+      for (const st of batch) statuses.set(st, (statuses.get(st) ?? 0) + 1);
+    }
+    // No data is stored here (--feed none): a counted call is a 404 `no quote available`, as good as a 200.
+    expect([...statuses.keys()].sort()).toEqual([404, 429]);
+    expect(answered).toBeLessThanOrEqual(3000);
+    // The nodes still hold at most their blocks (the ingest node's included) when the calls stop.
+    expect(answered).toBeGreaterThanOrEqual(3000 - 3 * blockSize(3000, 0));
+  }, 120_000);
 });
