@@ -211,6 +211,7 @@ async function benchDelivery(s: Settings, nodes: Node[]): Promise<void> {
   nodes.push(second);
   await caughtUp(ingest, [first, second]);
   const two = await streamClients([first, second], s.connections, QUOTE_CHANNELS, s.durationS, 64);
+  for (const r of [one!, ...two]) if (r.errors.length > 0 || r.messages === 0) log(`  a client saw ${r.messages} messages on ${r.connections} connections; errors: ${r.errors.slice(0, 3).join(' | ') || 'none'}`);
   const oneRate = summary(one!).msgsPerS;
   const twoRate = two.reduce((n, r) => n + summary(r).msgsPerS, 0);
   log('');
