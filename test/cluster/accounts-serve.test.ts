@@ -65,8 +65,9 @@ describe('mds serve --role ingest and --role edge', () => {
       const batch = await Promise.all(Array.from({ length: 50 }, (_, j) => call((i + j) % 2 === 0 ? a : b, key)));
       for (const st of batch) statuses.set(st, (statuses.get(st) ?? 0) + 1);
     }
-    // No data is stored here (--feed none): a counted call is a 404 `no quote available`, as good as a 200.
-    expect([...statuses.keys()].sort()).toEqual([404, 429]);
+    // A counted call is a 200, or a 404 `no quote available` on an edge that has no data (this
+    // file's nats-server may hold the first test's snapshot, which a new edge starts from).
+    expect([...statuses.keys()].filter((st) => ![200, 404].includes(st))).toEqual([429]);
     expect(answered).toBeLessThanOrEqual(3000);
     // The nodes still hold at most their blocks (the ingest node's included) when the calls stop.
     expect(answered).toBeGreaterThanOrEqual(3000 - 3 * blockSize(3000, 0));
