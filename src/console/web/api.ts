@@ -10,6 +10,8 @@ import type { Account, Coverage, Health, Range, SessionList, Snapshot } from '..
 export const CLASSES = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities', 'perpetuals', 'overnight'] as const;
 export type AssetClass = (typeof CLASSES)[number];
 export const isAssetClass = (s: string): s is AssetClass => (CLASSES as readonly string[]).includes(s);
+/** Classes whose trades channel carries prints; forex, indices and ETFs have no tape (their "last" is the mid). */
+export const HAS_TAPE: ReadonlySet<AssetClass> = new Set(['crypto', 'stocks', 'commodities', 'perpetuals', 'overnight']);
 
 /** Where the key stands, from the latest answer's headers: the window closest to running out. */
 export interface RateHeaders {

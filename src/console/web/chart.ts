@@ -5,7 +5,7 @@
 import { now as serverNow } from './clock.ts';
 import { CandlestickSeries, createChart, HistogramSeries, TickMarkType, type CandlestickData, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp, type WhitespaceData } from 'lightweight-charts';
 import type { Bar, Coverage, SessionList } from '../../../client/src/generated.ts';
-import { describeError, type AssetClass, type ConsoleApi, type Timespan } from './api.ts';
+import { describeError, HAS_TAPE, type AssetClass, type ConsoleApi, type Timespan } from './api.ts';
 import { h, setText } from './dom.ts';
 import { fmtVolume, fmtDateTime, fmtPrice, priceDigits, utcDate } from './format.ts';
 import type { Live, Tick } from './live.ts';
@@ -36,7 +36,6 @@ const TIMEFRAMES: Timeframe[] = [
 const LIMIT = 1500;
 /** Whitespace slots drawn for gaps at most (a long outage is still one band). */
 const MAX_GAP_SLOTS = 3000;
-const HAS_TAPE: ReadonlySet<AssetClass> = new Set(['crypto', 'stocks', 'commodities', 'perpetuals', 'overnight']);
 
 /** The calendar whose sessions a class's bars follow; null: around the clock. */
 function sessionMarket(cls: AssetClass, symbol: string): string | null {

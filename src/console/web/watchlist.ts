@@ -3,7 +3,7 @@
 // stream's quotes and trades for the pair. Updates are drawn once per animation frame, and a cell
 // whose value moved flashes green or red. Symbols are added by search across the key's classes.
 import { now as serverNow } from './clock.ts';
-import { describeError, type AssetClass, type ConsoleApi } from './api.ts';
+import { describeError, HAS_TAPE, type AssetClass, type ConsoleApi } from './api.ts';
 import { h, setText } from './dom.ts';
 import { fmtAgeShort, fmtPercent, fmtPrice, priceDigits } from './format.ts';
 import type { Live, Tick } from './live.ts';
@@ -11,8 +11,6 @@ import type { SymbolEntry, SymbolIndex } from './symbols.ts';
 import { cssColor } from './theme.ts';
 
 const STORAGE_KEY = 'mds.console.watchlist';
-/** Classes whose trades channel carries prints; the others have no tape, so "last" is the mid. */
-const HAS_TAPE: ReadonlySet<AssetClass> = new Set(['crypto', 'stocks', 'commodities', 'perpetuals', 'overnight']);
 
 export interface Pick {
   cls: AssetClass;
