@@ -169,11 +169,13 @@ export function bybitSubscribeFrames(symbols: readonly string[], requestId: numb
 }
 
 /** What Bybit's spot and linear streams share: limits, subscribing, pings and parsing. */
-export const BYBIT_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs' | 'parse' | 'createParser'> = {
+export const BYBIT_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'refusesWholeBatch' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs' | 'parse' | 'createParser'> = {
   // Spot takes at most 10 topics per subscribe request (two per symbol); linear states only a total
   // of 21,000 characters of topics per connection, and keeps spot's limit here too.
   maxSymbolsPerFrame: 5,
   maxFramesPerSecond: 5,
+  // A request naming one invalid topic is refused whole (`success: false`); the refusal names the bad ones.
+  refusesWholeBatch: true,
   subscribeFrames: bybitSubscribeFrames,
   // Bybit drops a connection without traffic and asks for this every 20 s.
   pingFrame: () => '{"op":"ping"}',

@@ -20,6 +20,8 @@ export const coinbaseProtocol: VenueProtocol = {
   // Unauthenticated messages are limited to 8 a second per IP; each batch is three frames.
   maxSymbolsPerFrame: 50,
   maxFramesPerSecond: 4,
+  // One unknown product in a subscribe request fails the whole request.
+  refusesWholeBatch: true,
   subscribeFrames: (productIds) => coinbaseSubscribeFrames(productIds),
   parse: parseCoinbaseFrame,
 };

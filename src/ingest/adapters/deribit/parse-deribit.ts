@@ -61,7 +61,9 @@ function parseAnswer(m: Json): VenueEvent[] {
     const code = typeof m.error.code === 'number' ? m.error.code : 0;
     const reason = isObject(m.error.data) && typeof m.error.data.reason === 'string' ? `: ${m.error.data.reason}` : '';
     const message = `${code} ${typeof m.error.message === 'string' ? m.error.message : 'error'}${reason}`;
-    // 13009/13004: an unauthorized or invalid channel; the request's channels go unsubscribed.
+    // An answer to a subscribe request (ids from 1; the keepalive call is 0): an unauthorized or
+    // invalid channel (13009, 13004, -32602) leaves every channel of that request unsubscribed.
+    if (typeof m.id === 'number' && Number.isSafeInteger(m.id) && m.id > 0) return [{ type: 'batch-refused', requestId: m.id, message }];
     return [{ type: 'error', message, fatal: false }];
   }
   if (Array.isArray(m.result)) {

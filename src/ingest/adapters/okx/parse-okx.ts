@@ -146,10 +146,12 @@ export function okxSubscribeFrames(instIds: readonly string[], requestId: number
 }
 
 /** What OKX's spot and swap streams share: limits, subscribing and the keepalive. */
-export const OKX_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs'> = {
+export const OKX_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'refusesWholeBatch' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs'> = {
   // A subscribe request may carry up to 64 KB of args; 3 subscribe requests a second per connection.
   maxSymbolsPerFrame: 100,
   maxFramesPerSecond: 3,
+  // An error naming one instId answers the whole subscribe request it was in.
+  refusesWholeBatch: true,
   subscribeFrames: okxSubscribeFrames,
   // OKX closes a connection that has pushed nothing for 30 s; the text `ping` is answered `pong`.
   pingFrame: () => 'ping',
