@@ -111,7 +111,8 @@ const CHANNELS = ['bookTicker', 'trade'] as const;
 /**
  * A Binance market-stream venue (spot or futures): the combined-stream endpoint (`<url>/stream`),
  * SUBSCRIBE requests of up to 100 symbols (200 of the 1,024 streams a connection may carry), and
- * the shared parser. The venue pings at the WebSocket level (answered by the runtime).
+ * the shared parser. The venue pings at the WebSocket level (answered by the runtime, counted as
+ * life); a quiet connection is asked to list its subscriptions, an answer that proves them alive.
  */
 export function binanceStreamProtocol(venue: Pick<VenueProtocol, 'id' | 'description' | 'assetClass' | 'defaultUrl' | 'defaultInstruments' | 'venueSymbolOf' | 'maxFramesPerSecond'>): VenueProtocol {
   return {
@@ -119,6 +120,8 @@ export function binanceStreamProtocol(venue: Pick<VenueProtocol, 'id' | 'descrip
     maxSymbolsPerFrame: 100,
     connectUrl: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/stream`,
     subscribeFrames: (venueSymbols, requestId) => [JSON.stringify({ method: 'SUBSCRIBE', params: binanceStreams(venueSymbols, CHANNELS), id: requestId })],
+    // Only when the connection is quiet (no pingIntervalMs): Binance wants no keepalive of its own.
+    pingFrame: () => '{"method":"LIST_SUBSCRIPTIONS","id":0}',
     parse: parseBinanceFrame,
   };
 }

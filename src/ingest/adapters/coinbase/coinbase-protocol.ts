@@ -23,5 +23,8 @@ export const coinbaseProtocol: VenueProtocol = {
   // One unknown product in a subscribe request fails the whole request.
   refusesWholeBatch: true,
   subscribeFrames: (productIds) => coinbaseSubscribeFrames(productIds),
+  // Heartbeats come every second while subscribed. A quiet connection subscribes them again, which
+  // the venue answers with its subscriptions: a round trip that proves the connection alive.
+  pingFrame: () => '{"type":"subscribe","channel":"heartbeats"}',
   parse: parseCoinbaseFrame,
 };
