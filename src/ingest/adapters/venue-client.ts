@@ -400,6 +400,14 @@ export class VenueClient {
         else sink.trade(i, event.tsMs, event.price, event.size);
         return;
       }
+      case 'book-empty': {
+        const i = this.indexOf.get(event.venueSymbol);
+        if (i === undefined) return;
+        this.becameLive();
+        this.clearError(event.venueSymbol);
+        sink.stale(i);
+        return;
+      }
       case 'subscribed':
         this.becameLive();
         for (const s of event.venueSymbols) this.clearError(s);

@@ -8,6 +8,8 @@ import type { FeedInstrument } from '../../domain/feed.ts';
 export type VenueEvent =
   | { type: 'quote'; venueSymbol: string; tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null; seq?: number }
   | { type: 'trade'; venueSymbol: string; tsMs: number; price: number; size: number | null; seq?: number }
+  /** The venue's best bid or ask is empty (no price, or a size of 0): no quote, and its line is stale (top-of-book.ts). */
+  | { type: 'book-empty'; venueSymbol: string }
   /** The venue confirmed subscriptions (names as the venue echoes them, possibly empty). */
   | { type: 'subscribed'; venueSymbols: string[] }
   /** The venue refused or dropped one symbol; the others go on (see `refusesWholeBatch`). */

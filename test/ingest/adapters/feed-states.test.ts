@@ -4,7 +4,7 @@
 // on until data flows again; a refused batch costs only the refused symbol; errors clear; a
 // refused upgrade names its HTTP status; every dial counts; each condition is logged once.
 import { describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { ManualClock } from '../../../src/clock.ts';
@@ -13,7 +13,7 @@ import { VENUE_PROTOCOLS } from '../../../src/ingest/adapters/registry.ts';
 import { createVenueFeed } from '../../../src/ingest/adapters/venue-feed.ts';
 import type { VenueProtocol } from '../../../src/ingest/adapters/venue-protocol.ts';
 import { until } from '../../support/cli.ts';
-import { aim, framesFromFixtures, LocalVenue } from '../../support/local-venue.ts';
+import { aim, framesFromFixtures, LocalVenue, type FrameTemplate } from '../../support/local-venue.ts';
 import { startProxy } from '../../support/tcp-proxy.ts';
 import { TEST_VENUE_FRAMES, testVenueProtocol } from '../../support/test-venue-protocol.ts';
 
@@ -44,6 +44,17 @@ function subscribeFrameCount(protocol: VenueProtocol, symbols: readonly string[]
   let frames = 0;
   for (let i = 0; i < symbols.length; i += protocol.maxSymbolsPerFrame) frames += protocol.subscribeFrames(symbols.slice(i, i + protocol.maxSymbolsPerFrame), 1).length;
   return frames;
+}
+
+/** A recorded frame of this venue whose book has an empty side (its one event is `book-empty`), as a template. */
+function bookEmptyFixture(venue: string): FrameTemplate | undefined {
+  const dir = join(import.meta.dir, '..', '..', 'fixtures', venue);
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const f = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { frame: unknown; events: unknown };
+    if (!Array.isArray(f.events) || f.events.length !== 1 || f.events[0].type !== 'book-empty') continue;
+    return { text: typeof f.frame === 'string' ? f.frame : JSON.stringify(f.frame), venueSymbol: (f.events[0] as { venueSymbol: string }).venueSymbol };
+  }
+  return undefined;
 }
 
 async function withFeed(feed: Feed, body: (sink: RecordingSink) => Promise<void>): Promise<void> {
@@ -80,6 +91,11 @@ const OWN_LIFE: Record<string, { heartbeat: string } | 'websocket-ping'> = {
   deribit: { heartbeat: 'heartbeat' },
 };
 
+test('the venues with a recorded empty side', () => {
+  // Bybit's and Kraken's recorded books are never empty; the parsers' own tests cover them.
+  expect(PUBLIC.filter((p) => bookEmptyFixture(p.id) !== undefined).map((p) => p.id)).toEqual(['binance', 'coinbase', 'okx', 'hyperliquid', 'deribit']);
+});
+
 test('every public venue is covered by the sign-of-life tests', () => {
   for (const p of PUBLIC) expect(p.pingFrame !== undefined ? PONG[p.id] : OWN_LIFE[p.id]).toBeDefined();
 });
@@ -113,12 +129,14 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('feed states over a local %
     await withFeed(feed, async (sink) => {
       await wait(() => feed.health().state === 'live' && venue.connections[0]!.received.length === subscribeFrameCount(protocol, [a, b, c]), 'the whole subscription');
       const probes = () => (pingFrame === undefined ? 0 : venue.connections[0]!.received.filter((f) => f === pingFrame).length);
+      const before = probes();
       for (let round = 1; round <= 6; round++) {
-        const before = probes();
         time.advance(SILENT_MS * 0.6);
-        await wait(() => probes() === before + (pingFrame === undefined ? 0 : 1) && feed.health().lastMessageMs === time.nowMs(), 'the answer to the probe');
+        await wait(() => feed.health().lastMessageMs === time.nowMs(), 'the answer to the probe');
         expect(feed.health().state).toBe('live');
       }
+      // A late answer to the subscription may stand in for the first probe's; the rest were asked for.
+      if (pingFrame !== undefined) expect(probes() - before).toBeGreaterThanOrEqual(5);
       expect(venue.connections).toHaveLength(1);
       expect(feed.health().reconnects).toBe(0);
       expect(sink.stales).toEqual([]);
@@ -193,6 +211,25 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('feed states over a local %
       expect(logs).toEqual([`feed ${id}: live (3 instruments)`, `feed ${id}: no message for ${SILENT_MS} ms (limit ${SILENT_MS} ms): lines stale, reconnecting`, `feed ${id}: live (3 instruments)`]);
     });
   });
+
+  const emptyBook = bookEmptyFixture(id);
+  if (emptyBook !== undefined) {
+    test('an empty side of the book makes no quote and marks the line stale; the next two-sided quote goes on', async () => {
+      await using venue = new LocalVenue(frames);
+      const feed = createVenueFeed(protocol, { url: venue.url, instruments, ...FAST }, { inThread: true });
+      await withFeed(feed, async (sink) => {
+        await wait(() => feed.health().state === 'live', 'the ack');
+        venue.sendQuote(b);
+        await wait(() => sink.quotes.length === 1, 'the quote');
+        venue.send(aim(emptyBook, b));
+        await wait(() => sink.stales.length === 1, 'the empty side');
+        expect(sink.stales).toEqual([1]);
+        venue.sendQuote(b);
+        await wait(() => sink.quotes.length === 2, 'the next quote');
+        expect(sink.quotes).toEqual([1, 1]);
+      });
+    });
+  }
 
   if (frames.symbolError !== undefined) {
     test(`a refused symbol is reported and ${protocol.refusesWholeBatch ? 'the rest of its batch subscribed again without it' : 'nothing else is resubscribed'}; the error clears when it ticks again`, async () => {

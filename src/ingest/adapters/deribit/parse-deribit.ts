@@ -4,6 +4,7 @@
 // epoch ms. Inverse perpetuals (`BTC-PERPETUAL`) count amounts in USD, turned into coins at the
 // quote's own price; linear ones (`SOL_USDC-PERPETUAL`) count coins already.
 import { finite, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 /** Linear instruments name their settlement currency after an underscore. */
@@ -23,9 +24,10 @@ function parseQuote(d: unknown): VenueEvent[] | VenueParseError {
   if (!(tsMs > 0)) return parseFailure(`quote for ${name} without timestamp`);
   const bid = finite(d.best_bid_price);
   const ask = finite(d.best_ask_price);
-  if (!(bid > 0) || !(ask > 0)) return [];
+  // A side without orders (price 0 or null, or amount 0) is empty (top-of-book.ts).
+  if (!(bid > 0) || !(ask > 0)) return [{ type: 'book-empty', venueSymbol: name }];
   const inverse = isInverse(name);
-  return [{ type: 'quote', venueSymbol: name, tsMs, bid, ask, bidSize: coins(finite(d.best_bid_amount), bid, inverse), askSize: coins(finite(d.best_ask_amount), ask, inverse) }];
+  return [topOfBook(name, tsMs, bid, ask, coins(finite(d.best_bid_amount), bid, inverse), coins(finite(d.best_ask_amount), ask, inverse))];
 }
 
 /** `trades.{instrument}.100ms`: trades of the interval; `trade_seq` numbers an instrument's trades one by one. */
