@@ -130,13 +130,14 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('feed states over a local %
       await wait(() => feed.health().state === 'live' && venue.connections[0]!.received.length === subscribeFrameCount(protocol, [a, b, c]), 'the whole subscription');
       const probes = () => (pingFrame === undefined ? 0 : venue.connections[0]!.received.filter((f) => f === pingFrame).length);
       const before = probes();
-      for (let round = 1; round <= 6; round++) {
+      // Four quiet spells of 0.6 limits: well over two whole limits without data.
+      for (let round = 1; round <= 4; round++) {
         time.advance(SILENT_MS * 0.6);
         await wait(() => feed.health().lastMessageMs === time.nowMs(), 'the answer to the probe');
         expect(feed.health().state).toBe('live');
       }
       // A late answer to the subscription may stand in for the first probe's; the rest were asked for.
-      if (pingFrame !== undefined) expect(probes() - before).toBeGreaterThanOrEqual(5);
+      if (pingFrame !== undefined) expect(probes() - before).toBeGreaterThanOrEqual(3);
       expect(venue.connections).toHaveLength(1);
       expect(feed.health().reconnects).toBe(0);
       expect(sink.stales).toEqual([]);
