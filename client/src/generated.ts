@@ -24,7 +24,7 @@ export interface Health {
   reason: string | null;
   feeds: {
     id: string;
-    state: 'connecting' | 'live' | 'stale' | 'backoff' | 'failed' | 'stopped';
+    state: 'connecting' | 'subscribing' | 'live' | 'stale' | 'backoff' | 'failed' | 'stopped';
     connected_since: number | null;
     last_message_age_ms: number | null;
     messages_per_second: number;

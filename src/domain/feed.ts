@@ -2,8 +2,11 @@
 // vendor, a file replay) offers the ingest path. Types only; the ingest path lives in src/ingest.
 import type { AssetClass } from './asset-classes.ts';
 
-/** Where a feed is in its life; `/health` lists it per feed. */
-export type FeedState = 'connecting' | 'live' | 'stale' | 'backoff' | 'failed' | 'stopped';
+/**
+ * Where a feed is in its life; `/health` lists it per feed (docs/feeds.md says what each means for
+ * a user). Only `live` means the feed's lines are current.
+ */
+export type FeedState = 'connecting' | 'subscribing' | 'live' | 'stale' | 'backoff' | 'failed' | 'stopped';
 
 /** One instrument a feed supplies, mapped to the mds canonical symbol. */
 export interface FeedInstrument {
@@ -40,12 +43,13 @@ export interface FeedSink {
 export interface FeedHealth {
   id: string;
   state: FeedState;
-  /** Since when the current connection has been live (epoch ms), or null. */
+  /** Since when the current connection has been live (epoch ms), or null while it is not. */
   connectedSinceMs: number | null;
-  /** Epoch ms of the last message received from the source, or null before the first. */
+  /** Epoch ms the source was last heard from (any frame, WebSocket pings and pongs too), or null before. */
   lastMessageMs: number | null;
   /** Messages per second over the last few seconds. */
   messagesPerSecond: number;
+  /** Dials after the first, whether or not they opened (a venue feed); a feed without dials counts its restarts. */
   reconnects: number;
   parseErrors: number;
   instruments: number;
@@ -53,7 +57,7 @@ export interface FeedHealth {
   reason: string | null;
   /** Messages the source numbers that arrived out of turn (a line is stale from a gap to its next good update). */
   sequenceGaps?: number;
-  /** Venue errors reported for single instruments, by mds symbol. */
+  /** Venue errors for single instruments, by mds symbol; one clears when its instrument subscribes or ticks again. */
   instrumentErrors?: Record<string, string>;
   /** Quotes and trades the feed produced since it started (a feed that does not count leaves it out). */
   ticks?: number;

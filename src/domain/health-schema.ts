@@ -5,12 +5,13 @@ import { Type as T, type Static } from '@sinclair/typebox';
 export const FeedHealthSchema = T.Object(
   {
     id: T.String(),
-    state: T.Union([T.Literal('connecting'), T.Literal('live'), T.Literal('stale'), T.Literal('backoff'), T.Literal('failed'), T.Literal('stopped')]),
-    /** Epoch ms since the current connection has been live, or null. */
+    state: T.Union([T.Literal('connecting'), T.Literal('subscribing'), T.Literal('live'), T.Literal('stale'), T.Literal('backoff'), T.Literal('failed'), T.Literal('stopped')]),
+    /** Epoch ms since the current connection has been live, or null while it is not. */
     connected_since: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
-    /** Since the last message from the source, or null before the first. */
+    /** Since the source was last heard from (any frame, WebSocket pings and pongs too), or null before. */
     last_message_age_ms: T.Union([T.Integer({ minimum: 0 }), T.Null()]),
     messages_per_second: T.Number({ minimum: 0 }),
+    /** Dials after the first, whether or not they opened. */
     reconnects: T.Integer({ minimum: 0 }),
     parse_errors: T.Integer({ minimum: 0 }),
     /** Messages the source numbers that arrived out of turn (0 for a source that does not number them). */
@@ -18,7 +19,7 @@ export const FeedHealthSchema = T.Object(
     instruments: T.Integer({ minimum: 0 }),
     /** Why the feed is not live, or null. */
     reason: T.Union([T.String(), T.Null()]),
-    /** Venue errors for single instruments, by mds symbol. */
+    /** Venue errors for single instruments, by mds symbol; one clears when its instrument subscribes or ticks again. */
     instrument_errors: T.Record(T.String(), T.String()),
     /** Quotes and trades the feed produced since it started; null for a feed that does not count them. */
     ticks: T.Union([T.Integer({ minimum: 0 }), T.Null()]),

@@ -15,7 +15,7 @@ import { pulledCounter, pulledGauge, PulledHistogram, type Sample } from './pull
 
 export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
-const FEED_STATES: readonly FeedState[] = ['connecting', 'live', 'stale', 'backoff', 'failed', 'stopped'];
+const FEED_STATES: readonly FeedState[] = ['connecting', 'subscribing', 'live', 'stale', 'backoff', 'failed', 'stopped'];
 
 /** The parts metrics are read from (each a read-only face of what serve runs). */
 export interface MetricSources {
@@ -102,13 +102,14 @@ export function createMetrics(src: MetricSources): Metrics {
   pulledGauge(reg, { name: 'mds_feed_up', help: 'Whether the feed is live (1) or not (0)', labelNames: ['feed'] }, perFeed((h) => (h.state === 'live' ? 1 : 0)));
   pulledGauge(reg, { name: 'mds_feed_messages_per_second', help: 'Messages per second the feed received over the last few seconds', labelNames: ['feed'] }, perFeed((h) => Math.max(0, h.messagesPerSecond)));
   pulledGauge(reg, { name: 'mds_feed_last_message_age_seconds', help: 'Seconds since the feed last received a message (absent before the first)', labelNames: ['feed'] }, perFeed((h) => (h.lastMessageMs === null ? null : Math.max(0, seconds(src.clock.nowMs() - h.lastMessageMs)))));
-  pulledCounter(reg, { name: 'mds_feed_reconnects_total', help: 'Reconnects of the feed since the server started', labelNames: ['feed'] }, perFeed((h) => h.reconnects));
+  pulledCounter(reg, { name: 'mds_feed_reconnects_total', help: 'Dials of the feed after the first since the server started, whether or not they opened', labelNames: ['feed'] }, perFeed((h) => h.reconnects));
   pulledCounter(reg, { name: 'mds_feed_parse_errors_total', help: 'Messages of the feed that could not be parsed', labelNames: ['feed'] }, perFeed((h) => h.parseErrors));
   pulledCounter(reg, { name: 'mds_feed_sequence_gaps_total', help: 'Messages the source numbers that arrived out of turn', labelNames: ['feed'] }, perFeed((h) => h.sequenceGaps ?? 0));
   pulledCounter(reg, { name: 'mds_feed_ticks_total', help: 'Quotes and trades the feed produced (feeds that count them)', labelNames: ['feed'] }, perFeed((h) => h.ticks));
   pulledCounter(reg, { name: 'mds_feed_dropped_ticks_total', help: "Ticks dropped before ingest because the feed's hand-over queue was full", labelNames: ['feed'] }, perFeed((h) => h.dropped ?? 0));
   pulledCounter(reg, { name: 'mds_feed_conflated_quotes_total', help: 'Quotes replaced by a newer one of the same instrument before ingest', labelNames: ['feed'] }, perFeed((h) => h.conflated ?? 0));
   pulledGauge(reg, { name: 'mds_feed_instruments', help: 'Instruments the feed supplies', labelNames: ['feed'] }, perFeed((h) => h.instruments));
+  pulledGauge(reg, { name: 'mds_feed_instrument_errors', help: 'Instruments of the feed the venue refused or dropped, until they subscribe or tick again', labelNames: ['feed'] }, perFeed((h) => Object.keys(h.instrumentErrors ?? {}).length));
   const ic = src.ingest.counts;
   pulledCounter(reg, { name: 'mds_ingest_source_ticks_total', help: 'Ticks the feeds handed to the ingest path, by kind, before consolidation', labelNames: ['kind'] }, () => [
     [{ kind: 'quote' }, ic.sourceQuotes],

@@ -89,12 +89,17 @@ interface Conn {
 export interface LocalVenueOptions {
   /** Answer the first frame of each connection as auth: accept or refuse (needs authOk/authFail frames). */
   auth?: 'accept' | 'refuse';
+  /** Frames answered with a reply of their own instead of the ack (a keepalive ping with the venue's pong). */
+  replies?: Readonly<Record<string, string>>;
 }
 
 export class LocalVenue implements AsyncDisposable {
   /** Every connection so far, oldest first: its request path and the frames it sent. */
   readonly connections: Conn[] = [];
-  /** While true the venue answers nothing (subscriptions, auth, pings). */
+  /**
+   * While true the venue answers nothing (subscriptions, auth, application pings). Its WebSocket
+   * layer still answers WebSocket pings: a dead connection is a frozen TCP proxy (tcp-proxy.ts).
+   */
   silent = false;
   private readonly open = new Set<ServerWebSocket<Conn>>();
   private readonly seqs = new Map<string, number>();
@@ -165,6 +170,11 @@ export class LocalVenue implements AsyncDisposable {
     this.send(aim(this.frames.symbolError, venueSymbol));
   }
 
+  /** A WebSocket-level ping to every open connection (as Binance's servers send). */
+  pingSockets(): void {
+    for (const ws of this.open) ws.ping();
+  }
+
   /** Closes every open connection from the venue's side. */
   drop(): void {
     for (const ws of this.open) ws.close(1012, 'dropped by the local venue');
@@ -190,6 +200,8 @@ export class LocalVenue implements AsyncDisposable {
       ws.send(reply);
       return;
     }
-    if (this.frames.ack !== undefined) ws.send(this.frames.ack);
+    const reply = this.options.replies?.[text];
+    if (reply !== undefined) ws.send(reply);
+    else if (this.frames.ack !== undefined) ws.send(this.frames.ack);
   }
 }

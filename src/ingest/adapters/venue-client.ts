@@ -1,8 +1,16 @@
 // The shared venue client: runs one VenueProtocol over one WebSocket connection. It owns the
-// connection's life (auth, batched subscriptions, pings, silence, reconnect with backoff) and the
-// per-line bookkeeping (symbol mapping, sequence gaps, symbol errors); ticks go to a FeedSink.
+// connection's life (auth, batched subscriptions, keepalives, silence, reconnect with backoff) and
+// the per-line bookkeeping (symbol mapping, sequence gaps, symbol errors); ticks go to a FeedSink.
+//
+// States (docs/feeds.md): connecting (dialing) → subscribing (open, nothing heard back yet) → live
+// (the venue acknowledged a subscription or sent data); live → stale when nothing at all (data,
+// heartbeat, ping, pong) came for silentMs although a sign of life was asked for at half of it:
+// the connection is dead, so it is redialled, and the feed stays stale until a new connection is
+// live. A connection that closes, or a dial that fails, is backoff until the next dial.
 import type { FeedHealth, FeedInstrument, FeedSink, FeedState } from '../../domain/feed.ts';
+import { RateMeter } from './rate-meter.ts';
 import type { VenueEvent, VenueFeedSettings, VenueParser, VenueProtocol } from './venue-protocol.ts';
+import { halves, SubscriptionBatches } from './venue-subscriptions.ts';
 
 export const DEFAULT_SILENT_MS = 30_000;
 export const DEFAULT_BACKOFF_MIN_MS = 500;
@@ -19,28 +27,12 @@ export interface VenueClientOptions {
   random?: () => number;
 }
 
-/** Messages per second over the last few whole seconds. */
-class RateMeter {
-  private readonly buckets = new Float64Array(5);
-  private second = 0;
-  mark(nowMs: number): void {
-    this.roll(nowMs);
-    this.buckets[this.second % this.buckets.length]! += 1;
-  }
-  perSecond(nowMs: number): number {
-    this.roll(nowMs);
-    let sum = 0;
-    // The current second is still filling: average over the full ones before it.
-    for (let i = 1; i < this.buckets.length; i++) sum += this.buckets[(this.second - i + this.buckets.length * 2) % this.buckets.length]!;
-    return sum / (this.buckets.length - 1);
-  }
-  private roll(nowMs: number): void {
-    const s = Math.floor(nowMs / 1000);
-    if (s === this.second) return;
-    const steps = Math.min(s - this.second, this.buckets.length);
-    for (let i = 1; i <= steps; i++) this.buckets[(s - steps + i) % this.buckets.length] = 0;
-    this.second = s;
-  }
+/** Why a socket that never opened failed: a refused upgrade names its HTTP status. */
+export function dialFailure(url: string, errorMessage: string | null, code: number): string {
+  const status = errorMessage?.match(/Expected 101 status code: (\d{3})/)?.[1];
+  if (status !== undefined) return `the venue refused the WebSocket upgrade at ${url}: HTTP ${status}`;
+  const detail = errorMessage?.replace(/^WebSocket connection to '[^']*' failed: /, '') ?? `code ${code}`;
+  return `cannot connect to ${url}: ${detail}`;
 }
 
 export class VenueClient {
@@ -62,17 +54,29 @@ export class VenueClient {
   private reason: string | null = null;
   private connectedSinceMs: number | null = null;
   private lastMessageMs: number | null = null;
-  /** When the current connection attempt started or last heard from the venue (silence baseline). */
+  /** When the current dial started or the venue was last heard from (the silence baseline). */
   private lastHeardMs = 0;
-  private reconnects = 0;
+  /** Whether a sign of life was asked for in the current quiet spell. */
+  private probed = false;
+  /** Whether the current socket has opened. */
+  private isOpen = false;
+  /** What the socket's error event said, for the close that follows it. */
+  private socketError: string | null = null;
+  /** Why the feed went stale, kept while it redials (the feed stays stale until live again). */
+  private staleSince: string | null = null;
+  private dials = 0;
   private parseErrors = 0;
   private sequenceGaps = 0;
   private lastParseLogMs = -Infinity;
+  /** The last condition logged: each change of condition is logged once, not once per retry. */
+  private lastLogged: string | null = null;
   /** This connection's parser: a fresh one per connection where the venue keeps state between frames (book deltas). */
   private parse: VenueParser;
-  private hadConnection = false;
   private attempt = 0;
   private requestId = 0;
+  private readonly batches = new SubscriptionBatches();
+  /** Refusals named by the frame being handled, acted on once the whole frame is read. */
+  private readonly refusedNow = new Set<string>();
   private readonly instrumentErrors: Record<string, string> = {};
   private readonly rate = new RateMeter();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
@@ -124,7 +128,8 @@ export class VenueClient {
       connectedSinceMs: this.connectedSinceMs,
       lastMessageMs: this.lastMessageMs,
       messagesPerSecond: this.rate.perSecond(now),
-      reconnects: this.reconnects,
+      // Every dial after the first, whether or not it opened.
+      reconnects: Math.max(0, this.dials - 1),
       parseErrors: this.parseErrors,
       instruments: this.instruments.length,
       reason: this.reason,
@@ -137,11 +142,16 @@ export class VenueClient {
   // --- connection ------------------------------------------------------------------------------
 
   private connect(): void {
-    this.setState('connecting', this.reason);
+    this.dials++;
+    if (this.staleSince !== null) this.setState('stale', `${this.staleSince}; reconnecting`);
+    else this.setState('connecting', this.dials > 1 ? this.reason?.replace(/; reconnecting in \d+ ms$/, '') ?? null : null);
     this.parse = this.protocol.createParser?.() ?? this.protocol.parse;
     const symbols = this.instruments.map((i) => i.venueSymbol);
     const url = this.protocol.connectUrl ? this.protocol.connectUrl(this.url, symbols) : this.url;
     this.lastHeardMs = this.now();
+    this.probed = false;
+    this.isOpen = false;
+    this.socketError = null;
     let ws: WebSocket;
     try {
       ws = new WebSocket(url);
@@ -152,17 +162,24 @@ export class VenueClient {
     this.ws = ws;
     ws.onopen = () => this.opened();
     ws.onmessage = (ev) => this.received(typeof ev.data === 'string' ? ev.data : new TextDecoder().decode(ev.data as ArrayBuffer));
-    ws.onclose = (ev) => this.disconnected(`connection closed (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''})`);
-    ws.onerror = () => {}; // a close follows every error; the close decides what happens next
+    ws.onerror = (ev) => {
+      // A close follows every error; the close decides what happens next, with this message.
+      this.socketError = (ev as ErrorEvent).message ?? null;
+    };
+    ws.onclose = (ev) => this.disconnected(this.isOpen ? `connection closed (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''})` : dialFailure(url, this.socketError, ev.code));
+    // WebSocket pings (Binance pings every 20 s; the runtime answers) and pongs are signs of life.
+    ws.addEventListener('ping', () => ws === this.ws && this.heard());
+    ws.addEventListener('pong', () => ws === this.ws && this.heard());
     this.silenceTimer = setInterval(() => this.checkSilence(), Math.max(10, Math.min(1000, Math.floor(this.silentMs / 4))));
   }
 
   private opened(): void {
-    if (this.hadConnection) this.reconnects++;
-    this.hadConnection = true;
-    this.connectedSinceMs = this.now();
+    this.isOpen = true;
     this.lastHeardMs = this.now();
     this.lastSeq.fill(NaN);
+    this.batches.reset();
+    if (this.staleSince === null) this.setState('subscribing', null);
+    else this.setState('stale', `${this.staleSince}; connected again, waiting for the venue`);
     const credentials = this.settings.credentials ?? {};
     for (const frame of this.protocol.authFrames?.(credentials) ?? []) this.send(frame);
     if (this.protocol.pingFrame && this.protocol.pingIntervalMs) {
@@ -172,12 +189,27 @@ export class VenueClient {
     if (!this.protocol.awaitsAuth) this.subscribeAll();
   }
 
+  /** Batches of the venue's size; symbols the venue refused before go alone, so a refusal again costs nothing else. */
   private subscribeAll(): void {
-    const symbols = this.instruments.map((i) => i.venueSymbol);
+    const symbols = this.instruments.map((i) => i.venueSymbol).filter((s) => !this.batches.refused.has(s));
     const size = Math.max(1, this.protocol.maxSymbolsPerFrame);
-    for (let i = 0; i < symbols.length; i += size) {
-      for (const frame of this.protocol.subscribeFrames(symbols.slice(i, i + size), ++this.requestId)) this.send(frame);
-    }
+    for (let i = 0; i < symbols.length; i += size) this.subscribe(symbols.slice(i, i + size));
+    for (const s of this.batches.refused) if (this.indexOf.has(s)) this.subscribe([s]);
+  }
+
+  private subscribe(venueSymbols: string[]): void {
+    const id = ++this.requestId;
+    this.batches.add(id, venueSymbols);
+    for (const frame of this.protocol.subscribeFrames(venueSymbols, id)) this.send(frame);
+  }
+
+  /** The venue answered a subscription or sent data: the connection carries the feed. */
+  private becameLive(): void {
+    if (this.state === 'live' || !this.isOpen) return;
+    this.attempt = 0; // a working connection resets the backoff
+    this.staleSince = null;
+    this.connectedSinceMs = this.now();
+    this.note('live', `feed ${this.protocol.id}: live (${this.instruments.length} instruments)`);
     this.setState('live', null);
   }
 
@@ -209,25 +241,71 @@ export class VenueClient {
     }
   }
 
-  private checkSilence(): void {
-    const silentFor = this.now() - this.lastHeardMs;
-    if (silentFor < this.silentMs) return;
-    this.log(`feed ${this.protocol.id}: no message for ${silentFor} ms (limit ${this.silentMs} ms): lines stale, reconnecting`);
-    this.setState('stale', `silent for ${silentFor} ms`);
-    this.closeSocket();
-    this.disconnected(`silent for ${silentFor} ms`);
+  private heard(): void {
+    const now = this.now();
+    this.lastMessageMs = now;
+    this.lastHeardMs = now;
+    this.probed = false;
   }
 
-  /** The connection is gone (closed, failed to open, silent): lines go stale and a reconnect is scheduled. */
+  /**
+   * Quiet for half the limit: ask for a sign of life (the venue's ping, else a WebSocket ping), so
+   * a healthy quiet connection answers in time. Quiet for the whole limit: the connection is dead.
+   */
+  private checkSilence(): void {
+    const silentFor = this.now() - this.lastHeardMs;
+    if (silentFor >= this.silentMs) {
+      if (!this.isOpen) {
+        this.closeSocket();
+        this.disconnected(`cannot connect to ${this.url}: no answer within ${this.silentMs} ms`);
+        return;
+      }
+      this.wentSilent(silentFor);
+      return;
+    }
+    if (this.isOpen && !this.probed && silentFor >= this.silentMs / 2) {
+      this.probed = true;
+      if (this.protocol.pingFrame) this.send(this.protocol.pingFrame());
+      else {
+        try {
+          this.ws?.ping();
+        } catch {
+          // closing: the close event follows
+        }
+      }
+    }
+  }
+
+  /** Nothing heard for the limit on an open connection: stale until a new connection is live. */
+  private wentSilent(silentFor: number): void {
+    this.note('stale', `feed ${this.protocol.id}: no message for ${silentFor} ms (limit ${this.silentMs} ms): lines stale, reconnecting`);
+    this.staleSince = `silent for ${silentFor} ms`;
+    this.closeSocket();
+    this.dropConnection();
+    this.redialLater((delay) => this.setState('stale', `${this.staleSince}; reconnecting in ${delay} ms`));
+  }
+
+  /** The connection is gone (closed, failed to open, no answer to the dial): backoff until the next dial. */
   private disconnected(reason: string): void {
+    this.dropConnection();
+    if (this.state === 'stopped' || this.state === 'failed') return;
+    this.staleSince = null;
+    this.note(`backoff: ${reason}`, `feed ${this.protocol.id}: ${reason}; reconnecting with backoff (logged again when this changes)`);
+    this.redialLater((delay) => this.setState('backoff', `${reason}; reconnecting in ${delay} ms`));
+  }
+
+  private dropConnection(): void {
     this.clearConnectionTimers();
     this.ws = null;
+    this.isOpen = false;
     this.connectedSinceMs = null;
-    if (this.state === 'stopped' || this.state === 'failed') return;
-    this.markAllStale();
+    if (this.state !== 'stopped' && this.state !== 'failed') this.markAllStale();
+  }
+
+  private redialLater(announce: (delayMs: number) => void): void {
     const delay = this.backoffDelayMs();
     this.attempt++;
-    this.setState('backoff', `${reason}; reconnecting in ${delay} ms`);
+    announce(delay);
     const t = setTimeout(() => {
       this.timers.delete(t);
       this.connect();
@@ -242,7 +320,7 @@ export class VenueClient {
   }
 
   private fail(reason: string): void {
-    this.log(`feed ${this.protocol.id}: ${reason}; not reconnecting`);
+    this.note(`failed: ${reason}`, `feed ${this.protocol.id}: ${reason}; not reconnecting`);
     this.setState('failed', reason);
     this.clearConnectionTimers();
     this.markAllStale();
@@ -280,13 +358,19 @@ export class VenueClient {
     if (changed) this.onStateChange?.();
   }
 
+  /** Logs a condition once: a retry that meets the same condition says nothing new. */
+  private note(condition: string, line: string): void {
+    if (condition === this.lastLogged) return;
+    this.lastLogged = condition;
+    this.log(line);
+  }
+
   // --- frames ----------------------------------------------------------------------------------
 
   /** One text frame from the venue (public so in-thread tests and benches can drive parsing). */
   received(frame: string): void {
-    const now = this.now();
-    this.lastMessageMs = now;
-    this.lastHeardMs = now;
+    this.heard();
+    const now = this.lastHeardMs;
     this.rate.mark(now);
     const out = this.parse(frame, now);
     if (!Array.isArray(out)) {
@@ -298,6 +382,7 @@ export class VenueClient {
       return;
     }
     for (const event of out) this.handle(event);
+    if (this.refusedNow.size > 0) this.resubscribeAfterRefusals();
   }
 
   private handle(event: VenueEvent): void {
@@ -309,20 +394,31 @@ export class VenueClient {
         const i = this.indexOf.get(event.venueSymbol);
         if (i === undefined) return; // a symbol we did not ask for
         if (event.seq !== undefined && !this.inSequence(i, event.type === 'quote' ? 0 : 1, event.seq)) return;
-        if (this.attempt > 0) this.attempt = 0; // a working connection resets the backoff
+        this.becameLive();
+        this.clearError(event.venueSymbol);
         if (event.type === 'quote') sink.quote(i, event.tsMs, event.bid, event.ask, event.bidSize, event.askSize);
         else sink.trade(i, event.tsMs, event.price, event.size);
         return;
       }
-      case 'symbol-error': {
+      case 'book-empty': {
         const i = this.indexOf.get(event.venueSymbol);
-        const symbol = i === undefined ? event.venueSymbol : this.instruments[i]!.symbol;
-        this.instrumentErrors[symbol] = event.message;
-        this.log(`feed ${this.protocol.id}: venue error for ${symbol}: ${event.message}`);
-        if (i !== undefined) sink.stale(i);
-        this.onStateChange?.();
+        if (i === undefined) return;
+        this.becameLive();
+        this.clearError(event.venueSymbol);
+        sink.stale(i);
         return;
       }
+      case 'subscribed':
+        this.becameLive();
+        for (const s of event.venueSymbols) this.clearError(s);
+        return;
+      case 'symbol-error':
+        this.symbolError(event.venueSymbol, event.message);
+        this.refusedNow.add(event.venueSymbol);
+        return;
+      case 'batch-refused':
+        this.batchRefused(event.requestId, event.message);
+        return;
       case 'error':
         this.log(`feed ${this.protocol.id}: venue error: ${event.message}${event.fatal ? '; reconnecting' : ''}`);
         if (event.fatal) {
@@ -332,15 +428,56 @@ export class VenueClient {
         return;
       case 'auth':
         if (!event.ok) this.fail(`authentication failed: ${event.message}`);
-        else if (this.protocol.awaitsAuth && this.state === 'connecting') this.subscribeAll();
+        else if (this.protocol.awaitsAuth && this.isOpen) this.subscribeAll();
         return;
       case 'ping':
         this.send(event.reply);
         return;
-      case 'subscribed':
       case 'heartbeat':
         return;
     }
+  }
+
+  private symbolError(venueSymbol: string, message: string): void {
+    const i = this.indexOf.get(venueSymbol);
+    const symbol = i === undefined ? venueSymbol : this.instruments[i]!.symbol;
+    if (this.instrumentErrors[symbol] !== message) this.log(`feed ${this.protocol.id}: venue error for ${symbol}: ${message}`);
+    this.instrumentErrors[symbol] = message;
+    if (i !== undefined) this.sink?.stale(i);
+    this.onStateChange?.();
+  }
+
+  /** An error clears once its symbol is confirmed or ticks again. */
+  private clearError(venueSymbol: string): void {
+    this.batches.confirm(venueSymbol);
+    const i = this.indexOf.get(venueSymbol);
+    if (i === undefined) return;
+    const symbol = this.instruments[i]!.symbol;
+    if (!(symbol in this.instrumentErrors)) return;
+    delete this.instrumentErrors[symbol];
+    this.onStateChange?.();
+  }
+
+  /** One refusal costs only the refused symbols: the rest of their batches are subscribed again. */
+  private resubscribeAfterRefusals(): void {
+    const split = this.batches.refuse(this.refusedNow, this.protocol.refusesWholeBatch === true);
+    this.refusedNow.clear();
+    for (const rest of split.resubscribe) this.subscribe(rest);
+  }
+
+  /** A batch refused without a name: its halves are subscribed apart until the refused symbol stands alone. */
+  private batchRefused(requestId: number, message: string): void {
+    const batch = this.batches.take(requestId);
+    if (batch === undefined) {
+      this.log(`feed ${this.protocol.id}: venue error: ${message}`);
+      return;
+    }
+    if (batch.length === 1) {
+      this.symbolError(batch[0]!, message);
+      this.batches.refuse(batch, false);
+      return;
+    }
+    for (const half of halves(batch)) this.subscribe(half);
   }
 
   /** True if `seq` follows the last one; a gap marks the line stale until its next good update. */

@@ -8,17 +8,24 @@ import type { FeedInstrument } from '../../domain/feed.ts';
 export type VenueEvent =
   | { type: 'quote'; venueSymbol: string; tsMs: number; bid: number; ask: number; bidSize: number | null; askSize: number | null; seq?: number }
   | { type: 'trade'; venueSymbol: string; tsMs: number; price: number; size: number | null; seq?: number }
+  /** The venue's best bid or ask is empty (no price, or a size of 0): no quote, and its line is stale (top-of-book.ts). */
+  | { type: 'book-empty'; venueSymbol: string }
   /** The venue confirmed subscriptions (names as the venue echoes them, possibly empty). */
   | { type: 'subscribed'; venueSymbols: string[] }
-  /** The venue refused or dropped one symbol; the others go on. */
+  /** The venue refused or dropped one symbol; the others go on (see `refusesWholeBatch`). */
   | { type: 'symbol-error'; venueSymbol: string; message: string }
+  /**
+   * The venue refused one whole subscribe request without naming the symbol at fault: the client
+   * splits that batch in two and subscribes each half, down to the single symbol it then reports.
+   */
+  | { type: 'batch-refused'; requestId: number; message: string }
   /** A connection-level error from the venue (connection limit, slow consumer, bad request). */
   | { type: 'error'; message: string; fatal: boolean }
   /** Authentication result for keyed upstreams. `ok: false` fails the feed (no reconnect loop). */
   | { type: 'auth'; ok: boolean; message: string }
   /** The venue pinged at the application level: send `reply` back. */
   | { type: 'ping'; reply: string }
-  /** A frame that carries nothing for us (pong, heartbeat, status, info). */
+  /** A frame that carries nothing for us (pong, heartbeat, status, info): a sign of life all the same. */
   | { type: 'heartbeat' };
 
 /** A frame that could not be understood: counted, logged at most once a minute, never thrown. */
@@ -55,9 +62,18 @@ export interface VenueProtocol {
   authFrames?(credentials: Readonly<Record<string, string>>): string[];
   /** True if subscribing waits for a successful `auth` event. */
   awaitsAuth?: boolean;
+  /**
+   * True if the venue refuses a whole subscribe request for one unknown symbol in it (Coinbase,
+   * Bybit, OKX): on a `symbol-error` the client subscribes the rest of that batch again without it.
+   */
+  refusesWholeBatch?: boolean;
   /** The frames that subscribe one batch of venue symbols (quotes and trades). */
   subscribeFrames(venueSymbols: readonly string[], requestId: number): string[];
-  /** An application-level keepalive to send every `pingIntervalMs`, if the venue wants one. */
+  /**
+   * An application-level keepalive to send every `pingIntervalMs`, if the venue wants one. The
+   * client also sends it when the connection has been quiet for half the silence limit (a venue
+   * without one gets a WebSocket ping then), so a healthy quiet connection always answers in time.
+   */
   pingFrame?(): string;
   pingIntervalMs?: number;
   /** Pure: one text frame and the receive time to events. Never throws. */
@@ -79,7 +95,11 @@ export interface VenueFeedSettings {
   instruments?: readonly FeedInstrument[];
   /** Credential values by variable name, read from the environment by the caller (never stored). */
   credentials?: Readonly<Record<string, string>>;
-  /** A connection silent this long is dead: its lines go stale and it reconnects. */
+  /**
+   * A connection that has said nothing for this long (no data, heartbeat, ping or pong, although it
+   * was asked for a sign of life at half the limit) is dead: the feed is stale and it reconnects.
+   * A dial that has not opened by then is abandoned and retried.
+   */
   silentMs?: number;
   /** Reconnect backoff bounds. */
   backoffMinMs?: number;

@@ -37,9 +37,9 @@ describe('hyperliquid books and trades', () => {
     expect(parse(frame, 0)).toEqual([{ type: 'quote', venueSymbol: 'BTC', tsMs: 5, bid: 10, ask: 11, bidSize: 1, askSize: 2 }]);
   });
 
-  test('an l2Book push with an empty side makes no quote', () => {
+  test('an l2Book push with an empty side makes no quote: the book is empty', () => {
     const frame = JSON.stringify({ channel: 'l2Book', data: { coin: 'BTC', time: 5, levels: [[], [{ px: '11', sz: '2', n: 1 }]] } });
-    expect(parse(frame, 0)).toEqual([]);
+    expect(parse(frame, 0)).toEqual([{ type: 'book-empty', venueSymbol: 'BTC' }]);
   });
 
   test('sizes sent as numbers are read as they are', () => {

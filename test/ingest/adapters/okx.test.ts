@@ -63,9 +63,9 @@ describe('okx top of book', () => {
     expect(out).toEqual([{ type: 'quote', venueSymbol: 'BTC-USDT', tsMs: 1700000000123, bid: 100, ask: 101, bidSize: 1, askSize: 2 }]);
   });
 
-  test('a tickers push with an empty side makes no quote', () => {
+  test('a tickers push with an empty side makes no quote: the book is empty', () => {
     const frame = JSON.stringify({ arg: { channel: 'tickers', instId: 'OP-USDT' }, data: [{ instType: 'SPOT', instId: 'OP-USDT', last: '0.4', askPx: '', askSz: '0', bidPx: '0.39', bidSz: '10', ts: '1700000000000' }] });
-    expect(okxProtocol.parse(frame, 0)).toEqual([]);
+    expect(okxProtocol.parse(frame, 0)).toEqual([{ type: 'book-empty', venueSymbol: 'OP-USDT' }]);
   });
 
   test('a push without its time is a parse error, not a quote at time zero', () => {

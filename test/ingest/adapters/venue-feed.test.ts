@@ -100,7 +100,7 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('venue client over a local 
       await wait(() => sink.stales.length >= 2, 'the lines to go stale');
       expect([...new Set(sink.stales)].sort()).toEqual([0, 1]);
       // Silent for exactly the configured time (the clock moved by no more) is enough.
-      expect(logs).toEqual([`feed ${id}: no message for ${silentMs} ms (limit ${silentMs} ms): lines stale, reconnecting`]);
+      expect(logs).toEqual([`feed ${id}: live (2 instruments)`, `feed ${id}: no message for ${silentMs} ms (limit ${silentMs} ms): lines stale, reconnecting`]);
       await wait(() => venue.connections.length === 2 && feed.health().reconnects === 1, 'the reconnect');
     });
   });

@@ -24,6 +24,8 @@ interface Tick {
   /** Trade price or quote mid. */
   p: number;
   size: number;
+  /** Both sizes of a quote; absent: not given. */
+  quoteSize?: number;
 }
 
 function rowsOf(ticks: readonly Tick[]): AsyncIterable<TickRows> {
@@ -40,8 +42,8 @@ function rowsOf(ticks: readonly Tick[]): AsyncIterable<TickRows> {
         tMs: part.map((t) => t.t),
         bid: part.map((t) => (isQuote(t) ? t.p - 0.0001 : NaN)),
         ask: part.map((t) => (isQuote(t) ? t.p + 0.0001 : NaN)),
-        bidSize: part.map(() => NaN),
-        askSize: part.map(() => NaN),
+        bidSize: part.map((t) => t.quoteSize ?? NaN),
+        askSize: part.map((t) => t.quoteSize ?? NaN),
         price: part.map((t) => (isQuote(t) ? NaN : t.p)),
         size: part.map((t) => (isQuote(t) ? NaN : t.size)),
         bytesRead: 0,
@@ -128,6 +130,24 @@ describe('import ticks', () => {
       [T0, 100, 100],
       [T0 + 60_000, 101, 101],
     ]);
+    await store.close();
+  });
+
+  test('a quote with a size of 0 is an empty side: a fault with its line, never a bid_size 0', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    seedRegistry(store, CATALOG);
+    const ticks: Tick[] = [
+      { symbol: 'EURUSD', t: T0, p: 1.1, size: 0, quoteSize: 1_000_000 },
+      { symbol: 'EURUSD', t: T0 + 1000, p: 1.2, size: 0, quoteSize: 0 },
+      { symbol: 'EURUSD', t: T0 + 2000, p: 1.1, size: 0 },
+    ];
+    const faults: { line: number; fault: RowFault }[] = [];
+    const done = await importTickFile(store, 't.csv', rowsOf(ticks), { ...options(faults), maxFaults: 5 });
+    expect(faults.map((f) => [f.line, f.fault.rule])).toEqual([[2, 'finite']]);
+    expect(faults[0]!.fault.message).toContain('a side of size 0 is empty');
+    expect(done.outcome).toBe('applied');
+    expect(done.ticks).toMatchObject({ quotes: 2 });
     await store.close();
   });
 });

@@ -7,6 +7,7 @@
 // stock-pricing-data/realtime.md and crypto-pricing-data/realtime.md, data/webapi/entities.
 import { parseIsoMs } from '../parse-iso-ms.ts';
 import { parseEventArray } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 const fail = (message: string): VenueParseError => ({ type: 'parse-error', message });
@@ -39,7 +40,7 @@ function eventOf(e: unknown): VenueEvent | VenueParseError | null {
       const { S, bp, ap, t } = raw;
       const tsMs = parseIsoMs(t);
       if (typeof S !== 'string' || !isNum(bp) || !isNum(ap) || Number.isNaN(tsMs)) return fail('quote without S, bp, ap or an RFC 3339 t');
-      return { type: 'quote', venueSymbol: S, tsMs, bid: bp, ask: ap, bidSize: sizeOf(raw.bs), askSize: sizeOf(raw.as) };
+      return topOfBook(S, tsMs, bp, ap, sizeOf(raw.bs), sizeOf(raw.as));
     }
     case 't': {
       const { S, p, t } = raw;

@@ -1,6 +1,7 @@
 // Binance's market streams, shared by spot and USDⓈ-M futures (same envelope, same book-ticker and
 // trade payloads): the pure parser (frame text + receive time to venue events, never throwing) and
 // the protocol both venues build on.
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError, VenueProtocol } from '../venue-protocol.ts';
 
 type Json = Record<string, unknown>;
@@ -26,9 +27,10 @@ function parseBookTicker(d: Json, recvMs: number): VenueEvent[] | VenueParseErro
   const bidSize = decimal(d.B);
   const askSize = decimal(d.A);
   if (typeof d.s !== 'string' || d.s === '') return fail('book ticker without a symbol');
-  if (!(bid > 0) || !(ask > 0) || !(bidSize >= 0) || !(askSize >= 0)) return fail(`book ticker for ${d.s} with a missing or bad price or size`);
+  if (!(bid >= 0) || !(ask >= 0) || !(bidSize >= 0) || !(askSize >= 0)) return fail(`book ticker for ${d.s} with a missing or bad price or size`);
   const tsMs = isTime(d.T) ? d.T : isTime(d.E) ? d.E : recvMs;
-  return [{ type: 'quote', venueSymbol: d.s, tsMs, bid, ask, bidSize, askSize }];
+  // A price or size of "0" is an empty side (top-of-book.ts).
+  return [topOfBook(d.s, tsMs, bid, ask, bidSize, askSize)];
 }
 
 /** Trade (`@trade`, id `t`) or aggregate trade (`@aggTrade`, id `a`); both number a symbol's trades one by one. */
@@ -111,7 +113,8 @@ const CHANNELS = ['bookTicker', 'trade'] as const;
 /**
  * A Binance market-stream venue (spot or futures): the combined-stream endpoint (`<url>/stream`),
  * SUBSCRIBE requests of up to 100 symbols (200 of the 1,024 streams a connection may carry), and
- * the shared parser. The venue pings at the WebSocket level (answered by the runtime).
+ * the shared parser. The venue pings at the WebSocket level (answered by the runtime, counted as
+ * life); a quiet connection is asked to list its subscriptions, an answer that proves them alive.
  */
 export function binanceStreamProtocol(venue: Pick<VenueProtocol, 'id' | 'description' | 'assetClass' | 'defaultUrl' | 'defaultInstruments' | 'venueSymbolOf' | 'maxFramesPerSecond'>): VenueProtocol {
   return {
@@ -119,6 +122,8 @@ export function binanceStreamProtocol(venue: Pick<VenueProtocol, 'id' | 'descrip
     maxSymbolsPerFrame: 100,
     connectUrl: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/stream`,
     subscribeFrames: (venueSymbols, requestId) => [JSON.stringify({ method: 'SUBSCRIBE', params: binanceStreams(venueSymbols, CHANNELS), id: requestId })],
+    // Only when the connection is quiet (no pingIntervalMs): Binance wants no keepalive of its own.
+    pingFrame: () => '{"method":"LIST_SUBSCRIPTIONS","id":0}',
     parse: parseBinanceFrame,
   };
 }

@@ -71,7 +71,8 @@ function parseBook(m: Json, recvMs: number, books: Map<string, Top> | undefined)
     return parseFailure(`orderbook frame for ${d.s} with a bad level`);
   }
   if (books === undefined) {
-    if (!(top.bid > 0) || !(top.ask > 0)) return [];
+    // Without state a delta's missing side is unknown, not empty; a snapshot's is empty.
+    if (!(top.bid > 0) || !(top.ask > 0)) return isSnapshot ? [{ type: 'book-empty', venueSymbol: d.s }] : [];
     return [{ type: 'quote', venueSymbol: d.s, tsMs, bid: top.bid, ask: top.ask, bidSize: top.bidSize, askSize: top.askSize }];
   }
   const last = top.lastU;
@@ -82,7 +83,7 @@ function parseBook(m: Json, recvMs: number, books: Map<string, Top> | undefined)
   }
   if (!(top.bid > 0) || !(top.ask > 0)) {
     if (!Number.isNaN(u) && u !== last) top.seqShift -= 1; // this update makes no quote: the next one follows on
-    return [];
+    return [{ type: 'book-empty', venueSymbol: d.s }];
   }
   const event: VenueEvent = { type: 'quote', venueSymbol: d.s, tsMs, bid: top.bid, ask: top.ask, bidSize: top.bidSize, askSize: top.askSize };
   if (!Number.isNaN(u)) event.seq = u + top.seqShift;
@@ -169,11 +170,13 @@ export function bybitSubscribeFrames(symbols: readonly string[], requestId: numb
 }
 
 /** What Bybit's spot and linear streams share: limits, subscribing, pings and parsing. */
-export const BYBIT_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs' | 'parse' | 'createParser'> = {
+export const BYBIT_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'refusesWholeBatch' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs' | 'parse' | 'createParser'> = {
   // Spot takes at most 10 topics per subscribe request (two per symbol); linear states only a total
   // of 21,000 characters of topics per connection, and keeps spot's limit here too.
   maxSymbolsPerFrame: 5,
   maxFramesPerSecond: 5,
+  // A request naming one invalid topic is refused whole (`success: false`); the refusal names the bad ones.
+  refusesWholeBatch: true,
   subscribeFrames: bybitSubscribeFrames,
   // Bybit drops a connection without traffic and asks for this every 20 s.
   pingFrame: () => '{"op":"ping"}',

@@ -20,6 +20,11 @@ export const coinbaseProtocol: VenueProtocol = {
   // Unauthenticated messages are limited to 8 a second per IP; each batch is three frames.
   maxSymbolsPerFrame: 50,
   maxFramesPerSecond: 4,
+  // One unknown product in a subscribe request fails the whole request.
+  refusesWholeBatch: true,
   subscribeFrames: (productIds) => coinbaseSubscribeFrames(productIds),
+  // Heartbeats come every second while subscribed. A quiet connection subscribes them again, which
+  // the venue answers with its subscriptions: a round trip that proves the connection alive.
+  pingFrame: () => '{"type":"subscribe","channel":"heartbeats"}',
   parse: parseCoinbaseFrame,
 };

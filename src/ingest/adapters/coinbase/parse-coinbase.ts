@@ -3,6 +3,7 @@
 // Prices and sizes are decimal strings; times are RFC 3339 with up to nanosecond fractions.
 import { decimal, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
 import { parseIsoMs } from '../parse-iso-ms.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 /** Channels we may receive but take nothing from (we subscribe none of them, but a proxy might). */
@@ -23,12 +24,13 @@ function parseTicker(m: Json, recvMs: number): VenueEvent[] | VenueParseError {
     if (!Array.isArray(tickers)) return parseFailure('ticker event without tickers');
     for (const t of tickers) {
       if (!isObject(t) || typeof t.product_id !== 'string') return parseFailure('ticker without a product_id');
-      const bid = decimal(t.best_bid);
-      const ask = decimal(t.best_ask);
+      // An absent or empty best bid or ask is an empty side of the book (top-of-book.ts); a negative one is malformed.
+      const bid = t.best_bid === undefined || t.best_bid === '' ? 0 : decimal(t.best_bid);
+      const ask = t.best_ask === undefined || t.best_ask === '' ? 0 : decimal(t.best_ask);
       const bidSize = decimal(t.best_bid_quantity);
       const askSize = decimal(t.best_ask_quantity);
-      if (!(bid > 0) || !(ask > 0)) return parseFailure(`ticker for ${t.product_id} without a best bid and ask`);
-      out.push({ type: 'quote', venueSymbol: t.product_id, tsMs, bid, ask, bidSize: bidSize >= 0 ? bidSize : null, askSize: askSize >= 0 ? askSize : null });
+      if (!(bid >= 0) || !(ask >= 0)) return parseFailure(`ticker for ${t.product_id} with a bad best bid or ask`);
+      out.push(topOfBook(t.product_id, tsMs, bid, ask, bidSize >= 0 ? bidSize : null, askSize >= 0 ? askSize : null));
     }
   }
   return out;

@@ -4,6 +4,7 @@
 // epoch ms. Inverse perpetuals (`BTC-PERPETUAL`) count amounts in USD, turned into coins at the
 // quote's own price; linear ones (`SOL_USDC-PERPETUAL`) count coins already.
 import { finite, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 /** Linear instruments name their settlement currency after an underscore. */
@@ -23,9 +24,10 @@ function parseQuote(d: unknown): VenueEvent[] | VenueParseError {
   if (!(tsMs > 0)) return parseFailure(`quote for ${name} without timestamp`);
   const bid = finite(d.best_bid_price);
   const ask = finite(d.best_ask_price);
-  if (!(bid > 0) || !(ask > 0)) return [];
+  // A side without orders (price 0 or null, or amount 0) is empty (top-of-book.ts).
+  if (!(bid > 0) || !(ask > 0)) return [{ type: 'book-empty', venueSymbol: name }];
   const inverse = isInverse(name);
-  return [{ type: 'quote', venueSymbol: name, tsMs, bid, ask, bidSize: coins(finite(d.best_bid_amount), bid, inverse), askSize: coins(finite(d.best_ask_amount), ask, inverse) }];
+  return [topOfBook(name, tsMs, bid, ask, coins(finite(d.best_bid_amount), bid, inverse), coins(finite(d.best_ask_amount), ask, inverse))];
 }
 
 /** `trades.{instrument}.100ms`: trades of the interval; `trade_seq` numbers an instrument's trades one by one. */
@@ -61,7 +63,9 @@ function parseAnswer(m: Json): VenueEvent[] {
     const code = typeof m.error.code === 'number' ? m.error.code : 0;
     const reason = isObject(m.error.data) && typeof m.error.data.reason === 'string' ? `: ${m.error.data.reason}` : '';
     const message = `${code} ${typeof m.error.message === 'string' ? m.error.message : 'error'}${reason}`;
-    // 13009/13004: an unauthorized or invalid channel; the request's channels go unsubscribed.
+    // An answer to a subscribe request (ids from 1; the keepalive call is 0): an unauthorized or
+    // invalid channel (13009, 13004, -32602) leaves every channel of that request unsubscribed.
+    if (typeof m.id === 'number' && Number.isSafeInteger(m.id) && m.id > 0) return [{ type: 'batch-refused', requestId: m.id, message }];
     return [{ type: 'error', message, fatal: false }];
   }
   if (Array.isArray(m.result)) {

@@ -3,6 +3,7 @@
 // sent on connect. Prices and sizes are decimal strings; times are epoch ms numbers. Every book push
 // is whole (no deltas), so no state is kept.
 import { decimal, finite, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 /** Sent as text right after the connection opens, before any JSON. */
@@ -17,13 +18,13 @@ function levelOf(v: unknown): { px: number; sz: number | null } | false {
   return { px, sz: sz >= 0 ? sz : null };
 }
 
-/** A quote from the best bid and ask, or nothing while a side is empty (`null` or no level). */
+/** A quote from the best bid and ask; a side that is `null`, absent or of size 0 is empty (top-of-book.ts). */
 function quoteOf(coin: string, tsMs: number, bid: unknown, ask: unknown): VenueEvent[] | VenueParseError {
-  if (bid === null || bid === undefined || ask === null || ask === undefined) return [];
+  if (bid === null || bid === undefined || ask === null || ask === undefined) return [{ type: 'book-empty', venueSymbol: coin }];
   const b = levelOf(bid);
   const a = levelOf(ask);
   if (b === false || a === false) return parseFailure(`book for ${coin} with a bad level`);
-  return [{ type: 'quote', venueSymbol: coin, tsMs, bid: b.px, ask: a.px, bidSize: b.sz, askSize: a.sz }];
+  return [topOfBook(coin, tsMs, b.px, a.px, b.sz, a.sz)];
 }
 
 /** `bbo`: `{coin, time, bbo: [bid | null, ask | null]}`, pushed when either best level changes. */

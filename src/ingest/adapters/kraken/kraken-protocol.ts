@@ -21,6 +21,8 @@ export const krakenProtocol: VenueProtocol = {
   maxSymbolsPerFrame: 50,
   maxFramesPerSecond: 5,
   subscribeFrames: krakenSubscribeFrames,
-  // Kraken sends a heartbeat every second while subscribed; no application ping is needed.
+  // Kraken sends a heartbeat every second while subscribed; a quiet connection is pinged all the
+  // same (answered `{"method":"pong"}`), never on a timer.
+  pingFrame: () => '{"method":"ping"}',
   parse: parseKrakenFrame,
 };

@@ -3,6 +3,7 @@
 // sends prices and sizes as JSON numbers; times are RFC 3339 with microseconds.
 import { finite, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
 import { parseIsoMs } from '../parse-iso-ms.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 /** Ticker snapshot or update: one quote per symbol. Older ticker payloads carry no time: receive time then. */
@@ -14,17 +15,10 @@ function parseTicker(data: unknown[], recvMs: number): VenueEvent[] | VenueParse
     const ask = finite(t.ask);
     const bidSize = finite(t.bid_qty);
     const askSize = finite(t.ask_qty);
-    if (!(bid > 0) || !(ask > 0)) return parseFailure(`ticker for ${t.symbol} without a bid and ask`);
+    if (!(bid >= 0) || !(ask >= 0)) return parseFailure(`ticker for ${t.symbol} without a bid and ask`);
     const ts = parseIsoMs(t.timestamp);
-    out.push({
-      type: 'quote',
-      venueSymbol: t.symbol,
-      tsMs: Number.isNaN(ts) ? recvMs : ts,
-      bid,
-      ask,
-      bidSize: bidSize >= 0 ? bidSize : null,
-      askSize: askSize >= 0 ? askSize : null,
-    });
+    // A bid or ask of 0, or a quantity of 0, is an empty side (top-of-book.ts).
+    out.push(topOfBook(t.symbol, Number.isNaN(ts) ? recvMs : ts, bid, ask, bidSize >= 0 ? bidSize : null, askSize >= 0 ? askSize : null));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // Shapes: the vendor's WebSocket specification (massive-com/client-go .massive/websocket.json,
 // websocket/models/models.go) and its WebSocket docs.
 import { parseEventArray } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError } from '../venue-protocol.ts';
 
 const fail = (message: string): VenueParseError => ({ type: 'parse-error', message });
@@ -47,7 +48,7 @@ function statusEvent(e: Raw): VenueEvent | VenueParseError {
 function quoteEvent(sym: unknown, e: Raw): VenueEvent | VenueParseError {
   const { bp, ap, t } = e;
   if (typeof sym !== 'string' || !isNum(bp) || !isNum(ap) || !isNum(t)) return fail(`${String(e.ev)} event without symbol, bp, ap or t`);
-  return { type: 'quote', venueSymbol: sym, tsMs: t, bid: bp, ask: ap, bidSize: sizeOf(e.bs), askSize: sizeOf(e.as) };
+  return topOfBook(sym, t, bp, ap, sizeOf(e.bs), sizeOf(e.as));
 }
 
 function tradeEvent(sym: unknown, e: Raw): VenueEvent | VenueParseError {
@@ -59,7 +60,7 @@ function tradeEvent(sym: unknown, e: Raw): VenueEvent | VenueParseError {
 function forexQuoteEvent(e: Raw): VenueEvent | VenueParseError {
   const { p, b, a, t } = e;
   if (typeof p !== 'string' || !isNum(b) || !isNum(a) || !isNum(t)) return fail('C event without p, b, a or t');
-  return { type: 'quote', venueSymbol: p, tsMs: t, bid: b, ask: a, bidSize: null, askSize: null };
+  return topOfBook(p, t, b, a, null, null);
 }
 
 function eventOf(e: unknown): VenueEvent | VenueParseError | null {

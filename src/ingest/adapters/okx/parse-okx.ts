@@ -4,6 +4,7 @@
 // are strings (times epoch ms). Swap sizes count contracts: a contract-size table turns them into
 // coins, and a swap without a known contract size gives a null size rather than a wrong one.
 import { decimal, isObject, parseFailure, readJson, type Json } from '../frame-values.ts';
+import { topOfBook } from '../top-of-book.ts';
 import type { VenueEvent, VenueParseError, VenueProtocol } from '../venue-protocol.ts';
 
 /** Coins per contract by instId; absent for spot, where sizes are coins already. */
@@ -35,15 +36,18 @@ function parseBbo(instId: string, data: unknown[], contracts: ContractSizes | un
     if (!isObject(d) || !Array.isArray(d.bids) || !Array.isArray(d.asks)) return parseFailure(`bbo-tbt push for ${instId} without bids and asks`);
     const bid = d.bids[0];
     const ask = d.asks[0];
-    // One side empty (a halted or new book): no quote until both sides are back.
-    if (bid === undefined || ask === undefined) continue;
+    // One side empty (a halted or new book): no quote, and the line is stale until both sides are back.
+    if (bid === undefined || ask === undefined) {
+      out.push({ type: 'book-empty', venueSymbol: instId });
+      continue;
+    }
     if (!Array.isArray(bid) || !Array.isArray(ask)) return parseFailure(`bbo-tbt push for ${instId} with a bad level`);
     const bidPx = decimal(bid[0]);
     const askPx = decimal(ask[0]);
     const tsMs = timeOf(d.ts);
-    if (!(bidPx > 0) || !(askPx > 0)) return parseFailure(`bbo-tbt push for ${instId} with a bad price`);
+    if (!(bidPx >= 0) || !(askPx >= 0)) return parseFailure(`bbo-tbt push for ${instId} with a bad price`);
     if (Number.isNaN(tsMs)) return parseFailure(`bbo-tbt push for ${instId} without ts`);
-    out.push({ type: 'quote', venueSymbol: instId, tsMs, bid: bidPx, ask: askPx, bidSize: coins(bid[1], instId, contracts), askSize: coins(ask[1], instId, contracts) });
+    out.push(topOfBook(instId, tsMs, bidPx, askPx, coins(bid[1], instId, contracts), coins(ask[1], instId, contracts)));
   }
   return out;
 }
@@ -57,8 +61,7 @@ function parseTickers(instId: string, data: unknown[], contracts: ContractSizes 
     const ask = decimal(d.askPx);
     const tsMs = timeOf(d.ts);
     if (Number.isNaN(tsMs)) return parseFailure(`tickers push for ${instId} without ts`);
-    if (!(bid > 0) || !(ask > 0)) continue;
-    out.push({ type: 'quote', venueSymbol: instId, tsMs, bid, ask, bidSize: coins(d.bidSz, instId, contracts), askSize: coins(d.askSz, instId, contracts) });
+    out.push(topOfBook(instId, tsMs, bid, ask, coins(d.bidSz, instId, contracts), coins(d.askSz, instId, contracts)));
   }
   return out;
 }
@@ -146,10 +149,12 @@ export function okxSubscribeFrames(instIds: readonly string[], requestId: number
 }
 
 /** What OKX's spot and swap streams share: limits, subscribing and the keepalive. */
-export const OKX_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs'> = {
+export const OKX_STREAM: Pick<VenueProtocol, 'maxSymbolsPerFrame' | 'maxFramesPerSecond' | 'refusesWholeBatch' | 'subscribeFrames' | 'pingFrame' | 'pingIntervalMs'> = {
   // A subscribe request may carry up to 64 KB of args; 3 subscribe requests a second per connection.
   maxSymbolsPerFrame: 100,
   maxFramesPerSecond: 3,
+  // An error naming one instId answers the whole subscribe request it was in.
+  refusesWholeBatch: true,
   subscribeFrames: okxSubscribeFrames,
   // OKX closes a connection that has pushed nothing for 30 s; the text `ping` is answered `pong`.
   pingFrame: () => 'ping',

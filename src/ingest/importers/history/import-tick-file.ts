@@ -134,6 +134,11 @@ export async function importTickFile(store: Store, source: string, batches: Asyn
           }
           const bs = rows.bidSize[i]!;
           const as = rows.askSize[i]!;
+          // The rule for empty sides (docs/feeds.md): a size of 0 is an empty side, and a quote needs both.
+          if (bs === 0 || as === 0 || bs < 0 || as < 0) {
+            if (fault(lineNo, { rule: 'finite', message: `bid_size ${bs}, ask_size ${as}: a side of size 0 is empty and a quote needs both sides (leave a size empty when it is not known)` })) break outer;
+            continue;
+          }
           clock.set(t);
           pipeline.quote(line.scratchId, 0, t, bid, ask, Number.isFinite(bs) ? bs : null, Number.isFinite(as) ? as : null);
           ticks.quotes++;
