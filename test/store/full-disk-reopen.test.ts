@@ -23,17 +23,18 @@ interface Counts {
 }
 
 class Writer {
-  readonly proc;
+  readonly proc: Bun.Subprocess<'ignore', 'pipe', 'pipe'>;
   /** Resolves when the writer's stdout is read to its end. */
   readonly drained: Promise<void>;
   private out = '';
   private readonly waiters: (() => void)[] = [];
 
   constructor(dataDir: string) {
-    this.proc = Bun.spawn([process.execPath, WRITER, dataDir], { stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn([process.execPath, WRITER, dataDir], { stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    this.proc = proc;
     this.drained = (async () => {
       const decoder = new TextDecoder();
-      for await (const chunk of this.proc.stdout) {
+      for await (const chunk of proc.stdout) {
         this.out += decoder.decode(chunk);
         for (const wake of this.waiters.splice(0)) wake();
       }
