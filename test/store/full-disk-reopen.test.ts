@@ -5,7 +5,7 @@
 // after the space came back. Each next writer must open the store (no refusal, no SIGBUS while it
 // reads everything back) and find every acknowledged tick count and bar.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, rmSync, truncateSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, truncateSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkStoreFile } from '../../src/store/index.ts';
 import { runMds } from '../support/cli.ts';
@@ -129,4 +129,17 @@ describe('a store after a full disk', () => {
     const keys = await runMds('keys', 'list', '--data-dir', dataDir);
     expect({ code: keys.code, err: keys.err }).toEqual({ code: 0, err: '' });
   }, 120_000);
+
+  test('a new store is not created on a full disk: exit 2, and no empty mds.mdb left behind', async () => {
+    const dataDir = join(disk.path, 'new');
+    const filler = disk.fill();
+    try {
+      const r = await runMds('keys', 'list', '--data-dir', dataDir);
+      expect({ code: r.code, err: r.err }).toEqual({ code: 2, err: `mds: the disk of the data dir ${dataDir} is full (0 KiB free; a new store needs at least 1.0 MiB): free space there and try again\n` });
+      expect(existsSync(join(dataDir, 'mds.mdb'))).toBe(false);
+    } finally {
+      rmSync(filler);
+    }
+    expect((await runMds('keys', 'list', '--data-dir', dataDir)).code).toBe(0);
+  }, 30_000);
 });
