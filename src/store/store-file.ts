@@ -1,6 +1,7 @@
-// Checks a data dir's store file before lmdb-js maps it. A file shorter than its own meta pages say
+// Checks a data dir's store file before lmdb-js maps it. A file that ends before a page LMDB uses
 // (an interrupted copy) is mapped past its end, and the first read there kills the process with
-// SIGBUS; a clear refusal instead, naming what is wrong and what to do.
+// SIGBUS; a clear refusal instead, naming what is wrong and what to do. A file that ends early
+// where every missing page is free is whole, and opens (see checkStoreFile).
 import { closeSync, existsSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { DamagedFileError, firstUsedPageFrom, readLayout } from './lmdb-file.ts';
