@@ -1,9 +1,10 @@
 // Opens the one LMDB environment in the data dir and its named databases. The only file (with
 // the rest of src/store) that imports lmdb.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import { checkStoreFile, STORE_FILE } from './store-file.ts';
+import { freeBytesAt, formatBytes } from './disk-watch.ts';
+import { checkStoreFile, STORE_FILE, UnusableStoreError } from './store-file.ts';
 
 /** 2: latest state, bars in progress and open tick blocks in one `live` record per symbol (store/live.ts). */
 export const SCHEMA_VERSION = 2;
@@ -44,9 +45,19 @@ export interface StoreDbs {
   liveIntervals: Database<Buffer, (string | number)[]>;
 }
 
+/**
+ * A new store is not created with less free space than this: LMDB creates the file, fails to
+ * write its header and dies of SIGBUS, leaving an empty file that every later command refuses.
+ */
+const NEW_STORE_MIN_FREE_BYTES = 1 << 20;
+
 export function openDbs(dataDir: string): StoreDbs {
   mkdirSync(dataDir, { recursive: true });
   checkStoreFile(dataDir);
+  const free = existsSync(join(dataDir, STORE_FILE)) ? null : freeBytesAt(dataDir);
+  if (free !== null && free < NEW_STORE_MIN_FREE_BYTES) {
+    throw new UnusableStoreError(`the disk of the data dir ${dataDir} is full (${formatBytes(free)} free; a new store needs at least ${formatBytes(NEW_STORE_MIN_FREE_BYTES)}): free space there and try again`);
+  }
   // lmdb-js starts the write thread on a transaction once ~1000 puts are queued, before the event
   // turn ends; the rest of a large flush then wakes it put by put, and on a shared core each wake
   // is a switch between threads. A flush is issued in one turn, so start the transaction at its end.

@@ -1,8 +1,10 @@
-// Checks a data dir's store file before lmdb-js maps it. A file shorter than its own meta pages say
+// Checks a data dir's store file before lmdb-js maps it. A file that ends before a page LMDB uses
 // (an interrupted copy) is mapped past its end, and the first read there kills the process with
-// SIGBUS; a clear refusal instead, naming what is wrong and what to do.
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+// SIGBUS; a clear refusal instead, naming what is wrong and what to do. A file that ends early
+// where every missing page is free is whole, and opens (see checkStoreFile).
+import { closeSync, existsSync, fstatSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { DamagedFileError, firstUsedPageFrom, readLayout } from './lmdb-file.ts';
 
 export const STORE_FILE = 'mds.mdb';
 /** Where `mds backup` writes its copy until it is complete (then renamed to STORE_FILE). */
@@ -11,37 +13,15 @@ export const PARTIAL_STORE_FILE = 'mds.mdb.partial';
 /** A data dir whose store cannot be opened safely (the CLI exits 2 with its message). */
 export class UnusableStoreError extends Error {}
 
-// LMDB's data file starts with two meta pages (page 0 and page 1, one page size apart), each a
-// page header and then MDB_meta: magic u32, version u32, address, mapsize, two MDB_db records of
-// 48 bytes (the first one's leading u32 holds the page size), last page number, txnid. The page
-// header is 24 bytes in the format lmdb-js writes and 16 in the older one.
-const MDB_MAGIC = 0xbeefc0de;
-const DB_RECORD_BYTES = 48;
-const META_BYTES = 24 + 8 + 8 + 2 * DB_RECORD_BYTES + 8 + 8;
-const HEADER_SIZES = [24, 16];
-
-interface Meta {
-  pageSize: number;
-  lastPage: number;
-  txnId: number;
-}
-
-function readMeta(fd: number, at: number): Meta | null {
-  const buf = Buffer.alloc(32 + META_BYTES);
-  if (readSync(fd, buf, 0, buf.length, at) < buf.length) return null;
-  const hdr = HEADER_SIZES.find((h) => buf.readUInt32LE(h) === MDB_MAGIC);
-  if (hdr === undefined) return null;
-  const dbs = hdr + 24;
-  const pageSize = buf.readUInt32LE(dbs);
-  const lastPage = Number(buf.readBigUInt64LE(dbs + 2 * DB_RECORD_BYTES));
-  const txnId = Number(buf.readBigUInt64LE(dbs + 2 * DB_RECORD_BYTES + 8));
-  return { pageSize, lastPage, txnId };
-}
+/** A check that raced a writer re-reads this often before it refuses. */
+const ATTEMPTS = 3;
 
 /**
- * Throws UnusableStoreError unless the data dir's store file is missing, empty (LMDB starts a new
- * environment in both cases) or a whole LMDB environment: both meta pages readable and the file
- * as long as the last page the newer of them names.
+ * Throws UnusableStoreError unless the data dir's store file is missing (LMDB starts a new
+ * environment) or one LMDB opens and reads safely: an LMDB header, and every page up to the last
+ * one its newest meta names either in the file or listed free. LMDB leaves pages it allocated
+ * and freed in the same transaction unwritten, so a whole file may end before its last page
+ * (lmdb.h: "the file may be shorter if the freeDB lists the final pages"); a full disk keeps it so.
  */
 export function checkStoreFile(dataDir: string): void {
   const path = join(dataDir, STORE_FILE);
@@ -53,21 +33,42 @@ export function checkStoreFile(dataDir: string): void {
   }
   const fd = openSync(path, 'r');
   try {
-    // The meta pages first, the size after: a server on the data dir writes a commit's pages
-    // before the meta page naming them, so the file is never shorter than a meta page read earlier.
-    const first = readMeta(fd, 0);
-    const second = first === null ? null : readMeta(fd, first.pageSize);
-    const size = fstatSync(fd).size;
-    if (size === 0) return;
-    if (first === null || first.pageSize < 512 || (first.pageSize & (first.pageSize - 1)) !== 0) {
-      throw new UnusableStoreError(`${path} is not an mds store (no LMDB header); point --data-dir at an mds data dir`);
-    }
-    const newest = second !== null && second.txnId > first.txnId ? second : first;
-    const needed = Math.max(2 * first.pageSize, (newest.lastPage + 1) * first.pageSize);
-    if (size < needed) {
-      throw new UnusableStoreError(`${path} is truncated: ${size} bytes of the ${needed} its LMDB header names (an interrupted copy?); mds does not open it. Restore the data dir from a complete backup, or move the file away to start a new store`);
+    for (let attempt = 1; ; attempt++) {
+      const damage = findDamage(fd, path);
+      if (damage === null) return;
+      // A server writing meanwhile may have moved on (its new meta, freed pages reused): look again.
+      if (attempt === ATTEMPTS || damage.txnId === (readLayout(fd)?.newest.txnId ?? null)) throw new UnusableStoreError(damage.message);
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+function findDamage(fd: number, path: string): { message: string; txnId: number | null } | null {
+  // The meta pages first, the size after: a server on the data dir writes a commit's pages
+  // before the meta page naming them, so the file is never shorter than a meta page read earlier.
+  const layout = readLayout(fd);
+  const size = fstatSync(fd).size;
+  if (size === 0) {
+    // LMDB would take an empty file for a new environment; mds refuses it like any file without a
+    // header: it is no store mds made (its first commit writes the header), and starting a new
+    // store over it would hide a failed copy or restore.
+    return { message: `${path} is empty: no LMDB header, so not an mds store (an interrupted copy?); mds does not start a new store over it. Restore the data dir from a complete backup, or delete the file to start a new store here`, txnId: null };
+  }
+  if (layout === null) return { message: `${path} is not an mds store (no LMDB header); point --data-dir at an mds data dir`, txnId: null };
+  const { pageSize, newest } = layout;
+  const needed = Math.max(2 * pageSize, (newest.lastPage + 1) * pageSize);
+  const refusal = (what: string) => ({
+    message: `${path} ${what} (an interrupted copy?); mds does not open it. Restore the data dir from a complete backup, or move the file away to start a new store`,
+    txnId: newest.txnId,
+  });
+  const truncated = refusal(`is truncated: ${size} bytes of the ${needed} its LMDB header names`);
+  if (size >= needed) return null;
+  if (size < 2 * pageSize) return truncated;
+  try {
+    return firstUsedPageFrom(fd, layout, size, Math.floor(size / pageSize)) === null ? null : truncated;
+  } catch (err) {
+    if (!(err instanceof DamagedFileError)) throw err;
+    return err.isPastEnd ? truncated : refusal(`is damaged: ${err.message}`);
   }
 }
