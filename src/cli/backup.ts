@@ -47,7 +47,7 @@ export async function runBackup(argv: string[], env: Record<string, string | und
   mkdirSync(target, { recursive: true });
   const started = performance.now();
   io.out(`backing up ${dataDir} to ${target}${values.compact ? ' (compacting)' : ''}\n`);
-  const { path, bytes, carriedImports } = await backupStore(dataDir, target, values.compact === true, 'carry');
+  const { path, bytes, carriedImports } = await backupStore(dataDir, target, { compact: values.compact === true, imports: 'carry' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (carriedImports > 0) io.out(`${carriedImports} history import(s) were being applied: their staging files are in ${target}/imports; a server started on the copy finishes them\n`);
   io.out(`wrote ${path} (${(bytes / 1e6).toFixed(0)} MB) in ${seconds}s; start a server on it with: mds serve --data-dir ${target}\n`);

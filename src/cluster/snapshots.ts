@@ -39,7 +39,7 @@ export async function publishSnapshot(nc: NatsConnection, dataDir: string, tmpRo
   const dir = mkdtempSync(join(tmpRoot, 'mds-snapshot-'));
   try {
     // A snapshot is one file: an import being applied is waited for, never half in it.
-    const { path, bytes } = await backupStore(dataDir, dir, true, 'wait');
+    const { path, bytes } = await backupStore(dataDir, dir, { compact: true, imports: 'wait' });
     const os = await bucket(nc);
     await os.put(
       {

@@ -23,6 +23,13 @@ export interface BackupResult {
  */
 export type ImportsInCopy = 'carry' | 'wait';
 
+export interface BackupOptions {
+  compact: boolean;
+  imports: ImportsInCopy;
+  /** `wait`: a copy held imports being applied; it is taken again once they are (ids given). */
+  onWaiting?(importIds: number[]): void;
+}
+
 /** How long `wait` waits for imports being applied before it gives up. */
 const IMPORT_WAIT_MS = 10 * 60_000;
 /** Copies retaken because an import finished between the copy and its staging file's copy. */
@@ -40,7 +47,7 @@ export function hasStore(dataDir: string): boolean {
  * store). `compact` leaves free pages out: slower, smaller. The copy is written under a temporary
  * name, synced and only then renamed: an interrupted backup leaves no `mds.mdb` that looks whole.
  */
-export async function backupStore(dataDir: string, targetDir: string, compact: boolean, imports: ImportsInCopy = 'carry'): Promise<BackupResult> {
+export async function backupStore(dataDir: string, targetDir: string, { compact, imports, onWaiting }: BackupOptions): Promise<BackupResult> {
   checkStoreFile(dataDir);
   const root = open({ path: join(dataDir, STORE_FILE), compression: false, maxDbs: 32 });
   const partial = join(targetDir, PARTIAL_STORE_FILE);
@@ -58,7 +65,10 @@ export async function backupStore(dataDir: string, targetDir: string, compact: b
       rmSync(partial, { force: true });
       rmSync(join(targetDir, 'imports'), { recursive: true, force: true });
       if (imports === 'carry' && take >= MAX_RETAKES) throw new Error(`imports kept finishing while the copy was taken (${take} times): try again`);
-      if (imports === 'wait') await untilNoImportApplying(root, deadline);
+      if (imports === 'wait') {
+        onWaiting?.(settled.open);
+        await untilNoImportApplying(root, deadline);
+      }
     }
   } finally {
     await root.close();
@@ -75,24 +85,25 @@ export async function backupStore(dataDir: string, targetDir: string, compact: b
  * or sends the copy back to be taken again (`wait`). Not whole also when an import finished
  * between the copy and its staging file's copy: the copy is taken again, holding it applied.
  */
-async function settleImports(source: RootDatabase, dataDir: string, targetDir: string, partial: string, mode: ImportsInCopy): Promise<{ whole: boolean; carried: number }> {
+async function settleImports(source: RootDatabase, dataDir: string, targetDir: string, partial: string, mode: ImportsInCopy): Promise<{ whole: boolean; carried: number; open: number[] }> {
   const copy = open({ path: partial, compression: false, maxDbs: 32 });
   try {
     const db = copy.openDB<ImportRecord, number>(IMPORTS_DB);
     const records = [...db.getRange()].map(({ value }) => value);
     const staging = records.filter((r) => r.state === 'staging');
-    const open_ = records.filter((r) => r.state === 'staged' || r.state === 'applying');
+    const staged = records.filter((r) => r.state === 'staged' || r.state === 'applying');
     if (staging.length > 0) {
       await copy.transaction(() => {
         for (const r of staging) db.remove(r.id);
       });
     }
-    if (open_.length === 0) return { whole: true, carried: 0 };
-    if (mode === 'wait') return { whole: false, carried: 0 };
+    const open = staged.map((r) => r.id);
+    if (open.length === 0) return { whole: true, carried: 0, open };
+    if (mode === 'wait') return { whole: false, carried: 0, open };
     mkdirSync(join(targetDir, 'imports'), { recursive: true });
     const live = source.openDB<ImportRecord, number>(IMPORTS_DB);
     let carried = 0;
-    for (const r of open_) {
+    for (const r of staged) {
       try {
         copyFileSync(stageFileOf(dataDir, r.id), stageFileOf(targetDir, r.id));
         syncFile(stageFileOf(targetDir, r.id));
@@ -102,11 +113,11 @@ async function settleImports(source: RootDatabase, dataDir: string, targetDir: s
         // Finished since the copy began: take it again. Still open in the original: its file is
         // lost there too, and the copy is as the original (its /health says the import is half-applied).
         const now = live.get(r.id)?.state;
-        if (now !== 'staged' && now !== 'applying') return { whole: false, carried: 0 };
+        if (now !== 'staged' && now !== 'applying') return { whole: false, carried: 0, open };
       }
     }
     syncFile(join(targetDir, 'imports'));
-    return { whole: true, carried };
+    return { whole: true, carried, open };
   } finally {
     await copy.close();
     rmSync(`${partial}-lock`, { force: true });
