@@ -200,7 +200,8 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
       summary.staged += r.staged;
       summary.faults += kind === 'ticks' ? faultsShown.count : r.faults;
       summary.outsideSession += r.outsideSession;
-      pastRetention += r.pastRetention;
+      // Only bars that were imported meet the retention pass.
+      if (done.outcome === 'applied' || done.outcome === 'pending') pastRetention += r.pastRetention;
       const result = done.result;
       if (result) {
         for (const [tf, count] of Object.entries(result.written)) summary.written[tf] = (summary.written[tf] ?? 0) + count;
