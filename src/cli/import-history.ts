@@ -252,7 +252,7 @@ function describeOutcome(file: string, done: FileImport, rows: number, faults: n
     case 'empty':
       return `${file}: no row to import`;
     case 'pending':
-      return `${file}: staged, but the server stopped before applying it: it applies it at its next start`;
+      return `${file}: staged, but the server stopped before applying it: the next server started on this data dir (or on a backup of it) applies it whole`;
     case 'failed':
       return `mds: ${file}: applying failed: ${done.error}`;
   }

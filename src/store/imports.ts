@@ -181,16 +181,16 @@ export class ImportJournal {
 
   /**
    * Records the outcome and drops the staged blocks. This commit is where an import counts as
-   * whole: `applied` is written only after every bar of it is committed. An import that fails once
-   * its apply began is half-applied; a later import of the same file applied whole completes it.
+   * whole: `applied` is written only after every bar of it is committed. An import that failed
+   * after bars of it were written (`result.halfApplied`) is completed by a later import of the
+   * same file applied whole.
    */
   async finish(id: number, state: 'applied' | 'failed', result: ImportResult): Promise<void> {
     const record = this.get(id);
     if (!record) return;
-    const outcome = state === 'failed' && record.state === 'applying' ? { ...result, halfApplied: true } : result;
     const completed = state === 'applied' ? this.halfApplied().filter((h) => h.state === 'failed' && h.source === record.source) : [];
     await this.dbs.root.transaction(() => {
-      this.dbs.imports.put(id, { ...record, state, result: outcome });
+      this.dbs.imports.put(id, { ...record, state, result });
       for (const h of completed) {
         const old = this.get(h.id)!;
         this.dbs.imports.put(h.id, { ...old, result: { ...old.result!, completedBy: id } });

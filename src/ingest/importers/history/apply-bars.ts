@@ -33,25 +33,27 @@ export type AppliedImport = { state: 'applied'; result: ImportResult } | { state
  */
 export async function applyImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}): Promise<AppliedImport> {
   const applying = await store.imports.markApplying(record, nowMs);
+  const progress = { blocks: 0 };
   try {
-    const result = await applyStagedImport(store, applying, nowMs, hooks);
+    const result = await applyStagedImport(store, applying, nowMs, hooks, applyHoldFromEnv(), progress);
     await store.imports.finish(record.id, 'applied', result);
     return { state: 'applied', result };
   } catch (err) {
     const error = (err as Error).message;
-    await store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs, error }).catch(() => {});
+    // Part of it is in the store when a stop cut it short before, or a block of it was merged now.
+    const halfApplied = applying.cutShortMs !== undefined || progress.blocks > 0;
+    await store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs, error, halfApplied }).catch(() => {});
     return { state: 'failed', error };
   }
 }
 
 /** Merges one staged import's blocks into the bars; its counts go into the journal with `finish`. */
-export async function applyStagedImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}, hold: ApplyHold | null = applyHoldFromEnv()): Promise<ImportResult> {
+export async function applyStagedImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}, hold: ApplyHold | null = applyHoldFromEnv(), progress = { blocks: 0 }): Promise<ImportResult> {
   if (record.newSymbols > 0) store.registry.refresh();
   if (!store.imports.hasStageFile(record.id) && record.series.length > 0) throw new Error(`its staging file imports/${record.id}.stage is gone: import the file again to complete it`);
   const result: ImportResult = { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs };
   const commit = () => store.flush();
   let sinceFlush = 0;
-  let blocksDone = 0;
   await hold?.afterBlocks(0, record.id, commit);
   for (const [key, tfIndex] of record.series) {
     const entry = store.registry.bySymbolName(key) ?? resolveNamespaced(store, key);
@@ -61,6 +63,7 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
     const recent: RecentMinutes = { fromMs: NaN, bars: [], lastWritten: new Map() };
     for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
+      progress.blocks++;
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result, recent);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
@@ -70,7 +73,7 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
         hooks.committed?.();
         sinceFlush = 0;
       }
-      await hold?.afterBlocks(++blocksDone, record.id, commit);
+      await hold?.afterBlocks(progress.blocks, record.id, commit);
       await hooks.pause?.();
     }
     if (tf === '1m') refoldOpenBars(store, entry.id, align);
