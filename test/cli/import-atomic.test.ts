@@ -167,7 +167,17 @@ describe('an import killed during its apply is whole in the store and in a backu
     expect(backup.code).toBe(0);
     expect(readdirSync(join(copyDir, 'imports'))).toEqual([`${importId}.stage`]);
     await provesFinished(copyDir, importId, 'alone-copy');
-    await provesFinished(dataDir, importId, 'alone-original');
+    // The next import alone on the original owns the writes: it finishes the cut-short one first.
+    const next = join(work, 'next.csv');
+    writeFileSync(next, `time,symbol,open,high,low,close,volume\n${DAY}T06:00:00Z,BTCUSD,1,2,0.5,1.5,1\n`);
+    const r = await runMds('import', 'bars', next, '--data-dir', dataDir);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`import ${importId} (${file}): half-applied when the process applying it stopped; finishing it from its staging file`);
+    expect(r.err).toMatch(new RegExp(`import ${importId} \\(.*\\): finished in \\d+ ms`));
+    await using server = await serve(dataDir);
+    expect((await server.json<Health>('/health')).half_applied_imports).toBeUndefined();
+    expect((await served(server)).slice(1)).toEqual(WHOLE.slice(1));
+    expect((await served(server))[0]).toEqual([MINUTES + 1, 4]);
   }, 120_000);
 
   test("a half-applied import whose staging file is lost says so in /health until the same file is imported again", async () => {

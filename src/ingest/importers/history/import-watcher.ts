@@ -75,7 +75,7 @@ export class ImportWatcher {
         for (const record of [...this.store.imports.inState('applying'), ...this.store.imports.inState('staged')]) {
           const started = performance.now();
           const cutShort = record.state === 'applying';
-          if (cutShort) this.log(`import ${record.id} (${record.source}): half-applied when the server stopped; finishing it from its staging file`);
+          if (cutShort) this.log(`import ${record.id} (${record.source}): half-applied when the process applying it stopped; finishing it from its staging file`);
           const done = await applyImport(this.store, record, this.clock.nowMs(), this.hooks);
           if (done.state === 'applied') {
             const { result } = done;
