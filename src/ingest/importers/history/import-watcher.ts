@@ -36,7 +36,7 @@ export class ImportWatcher {
   async start(pollMs = 200): Promise<void> {
     this.dropDeadStagings();
     // Imports left `applying` were cut short by a stop: /health says so until they are finished.
-    await this.store.imports.markCutShort(this.clock.nowMs());
+    await this.store.imports.markCutShort(this.clock.nowMs()).catch((err: unknown) => this.log(`error: imports cut short could not be marked: ${(err as Error).message}`));
     this.store.imports.changed();
     let polls = 0;
     this.timer ??= setInterval(() => {
