@@ -1,12 +1,13 @@
 // GET /health: liveness and readiness in one answer. Ready means the store can be read and, when
 // the simulator feeds the service, it has ticked recently; not ready is a 503 with the same JSON
 // shape and the reason, so a load balancer or an operator sees why. Degraded is ready (200) with a
-// reason: writes to the data dir fail, its free space is under the threshold, or (a cluster node)
-// NATS is away or an edge is behind the stream.
+// reason: writes to the data dir fail, its free space is under the threshold, the store holds part
+// of a history import that a stop cut short or that failed midway, or (a cluster node) NATS is away
+// or an edge is behind the stream.
 import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
 import type { ClusterStatus, SnapshotStatus } from '../domain/cluster-status.ts';
-import { formatBytes, lowDiskText } from '../store/index.ts';
+import { formatBytes, lowDiskText, type HalfAppliedImport } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { jsonResponse } from './http.ts';
 
@@ -52,7 +53,8 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
   const unavailable = storeReason ?? feedReason;
   const disk = diskBody(deps);
   const cluster = deps.cluster?.status();
-  const reason = unavailable ?? disk.reason ?? cluster?.reason ?? null;
+  const halfApplied = storeReason === null ? deps.store.imports.halfApplied() : [];
+  const reason = unavailable ?? disk.reason ?? importsReason(halfApplied) ?? cluster?.reason ?? null;
   let symbols = 0;
   if (storeReason === null) symbols = deps.store.registry.size;
   const body: HealthBody = {
@@ -68,11 +70,21 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
     feeds: (deps.feeds?.health() ?? []).map((h) => feedBody(h, nowMs)),
     disk: disk.body,
   };
+  if (halfApplied.length > 0) body.half_applied_imports = halfApplied.map((h) => ({ ...h }));
   if (cluster !== undefined) body.cluster = clusterBody(cluster);
   // Recording is a side line: its failures are reported here and logged, the status does not change.
   const rec = deps.recording?.status();
   if (rec) body.recording = { dir: rec.dir, records: rec.records, dropped_records: rec.dropped, writes: rec.failure === null ? 'ok' : 'failing', write_error: rec.failure };
   return body;
+}
+
+/** A store holding part of an import a stop cut short, or one that failed midway, is degraded until it is whole. */
+function importsReason(halfApplied: readonly HalfAppliedImport[]): string | null {
+  const failed = halfApplied.find((h) => h.state === 'failed');
+  if (failed) return `history import ${failed.id} (${failed.source}) is half-applied: applying it failed (${failed.error}); import the file again to complete it`;
+  const resuming = halfApplied.find((h) => h.state === 'resuming');
+  if (resuming) return `history import ${resuming.id} (${resuming.source}) is half-applied: a stop cut it short; finishing it from its staging file`;
+  return null;
 }
 
 function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {

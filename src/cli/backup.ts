@@ -11,7 +11,9 @@ export const BACKUP_HELP = `Usage: mds backup --to DIR [options]
 Copies the store of a data dir to DIR, consistently, while a server may be running on it: the copy
 holds everything committed when the backup began. DIR must be new or empty; start a server on the
 copy with 'mds serve --data-dir DIR'. The copy is written as DIR/mds.mdb.partial and renamed to
-DIR/mds.mdb once complete: an interrupted backup leaves no mds.mdb.
+DIR/mds.mdb once complete: an interrupted backup leaves no mds.mdb. A history import being applied
+when the backup began comes along whole: its staging file is copied to DIR/imports/, and a server
+started on the copy finishes applying it (its /health says so meanwhile).
 
 Options:
   --to DIR           where the copy goes (created if missing; must hold no files)
@@ -45,8 +47,9 @@ export async function runBackup(argv: string[], env: Record<string, string | und
   mkdirSync(target, { recursive: true });
   const started = performance.now();
   io.out(`backing up ${dataDir} to ${target}${values.compact ? ' (compacting)' : ''}\n`);
-  const { path, bytes } = await backupStore(dataDir, target, values.compact === true);
+  const { path, bytes, carriedImports } = await backupStore(dataDir, target, { compact: values.compact === true, imports: 'carry' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (carriedImports > 0) io.out(`${carriedImports} history import(s) were being applied: their staging files are in ${target}/imports; a server started on the copy finishes them\n`);
   io.out(`wrote ${path} (${(bytes / 1e6).toFixed(0)} MB) in ${seconds}s; start a server on it with: mds serve --data-dir ${target}\n`);
   return 0;
 }

@@ -11,6 +11,7 @@ import { systemClock } from '../clock.ts';
 import { BAR_PRESETS, expandInputs, InputFileError, openBarFile, openTickFile, parseColumnMapping, TICK_PRESETS, type InputFormat, type TimeUnit } from '../ingest/importers/history/index.ts';
 import { importBarFile, type FileImport, type FileImportOptions } from '../ingest/importers/history/import-bar-file.ts';
 import { importTickFile } from '../ingest/importers/history/import-tick-file.ts';
+import { ImportWatcher } from '../ingest/importers/history/import-watcher.ts';
 import { ALL_INSTRUMENTS } from '../ingest/reference/catalog.ts';
 import { seedRegistry } from '../ingest/reference/seed-registry.ts';
 import { Store } from '../store/index.ts';
@@ -139,6 +140,8 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
   const started = performance.now();
   let exit = 0;
   try {
+    // Alone, this process owns the writes: it finishes first what a stopped one left half-applied or staged.
+    if (serverPid === null) await finishLeftImports(store, io);
     for (const [index, file] of files.entries()) {
       const faultsShown = { count: 0 };
       const onFault = (line: number, fault: RowFault) => {
@@ -200,7 +203,8 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
       summary.staged += r.staged;
       summary.faults += kind === 'ticks' ? faultsShown.count : r.faults;
       summary.outsideSession += r.outsideSession;
-      pastRetention += r.pastRetention;
+      // Only bars that were imported meet the retention pass.
+      if (done.outcome === 'applied' || done.outcome === 'pending') pastRetention += r.pastRetention;
       const result = done.result;
       if (result) {
         for (const [tf, count] of Object.entries(result.written)) summary.written[tf] = (summary.written[tf] ?? 0) + count;
@@ -242,6 +246,15 @@ export async function runHistoryImport(kind: 'bars' | 'ticks', argv: string[], e
   return exit;
 }
 
+async function finishLeftImports(store: Store, io: ImportIo): Promise<void> {
+  const watcher = new ImportWatcher(store, systemClock, {}, (line) => io.err(`${line}\n`));
+  try {
+    await watcher.start();
+  } finally {
+    await watcher.stop();
+  }
+}
+
 function describeOutcome(file: string, done: FileImport, rows: number, faults: number, maxFaults: number): string {
   switch (done.outcome) {
     case 'applied':
@@ -251,7 +264,7 @@ function describeOutcome(file: string, done: FileImport, rows: number, faults: n
     case 'empty':
       return `${file}: no row to import`;
     case 'pending':
-      return `${file}: staged, but the server stopped before applying it: it applies it at its next start`;
+      return `${file}: staged, but the server stopped before applying it: the next server started on this data dir (or on a backup of it) applies it whole`;
     case 'failed':
       return `mds: ${file}: applying failed: ${done.error}`;
   }

@@ -38,7 +38,8 @@ async function bucket(nc: NatsConnection): Promise<ObjectStore> {
 export async function publishSnapshot(nc: NatsConnection, dataDir: string, tmpRoot: string, info: Omit<SnapshotInfo, 'bytes'>): Promise<SnapshotInfo> {
   const dir = mkdtempSync(join(tmpRoot, 'mds-snapshot-'));
   try {
-    const { path, bytes } = await backupStore(dataDir, dir, true);
+    // A snapshot is one file: an import being applied is waited for, never half in it.
+    const { path, bytes } = await backupStore(dataDir, dir, { compact: true, imports: 'wait' });
     const os = await bucket(nc);
     await os.put(
       {

@@ -137,6 +137,25 @@ export const HealthSchema = T.Object(
       },
       { additionalProperties: false },
     ),
+    /**
+     * Only while the store holds part of a history import (README: history import): applying (being
+     * applied now), resuming (cut short by a stop, being finished: degraded) or failed (cannot be
+     * finished: degraded until the same file is imported again).
+     */
+    half_applied_imports: T.Optional(
+      T.Array(
+        T.Object(
+          {
+            id: T.Integer({ minimum: 1 }),
+            source: T.String(),
+            state: T.Union([T.Literal('applying'), T.Literal('resuming'), T.Literal('failed')]),
+            /** Why it failed; null otherwise. */
+            error: T.Union([T.String(), T.Null()]),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     /** With --role ingest or edge only: the node's replication over NATS JetStream; a problem makes the status degraded. */
     cluster: T.Optional(T.Union([IngestClusterSchema, EdgeClusterSchema])),
     /** With `--record DIR` only: the recording's directory and whether its writes succeed (README: Record and replay). */

@@ -125,9 +125,52 @@ describe('mds import bars and ticks alone on a data dir', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${path}:3: ohlc: open 1, high 2, low 3, close 1.5: low ≤ min(open, close) and max(open, close) ≤ high`);
     expect(r.err).toContain('more than 0 bad rows (--max-errors): nothing of it was imported');
+    // The refused file's bar of 2024 is past the default retention, but it was not imported: no note.
+    expect(r.err).not.toContain('older than this data dir');
     const allowed = await runMds('import', 'bars', path, '--data-dir', dir, '--max-errors', '2', '--json');
     expect(allowed.code).toBe(0);
+    expect(allowed.err).toContain("note: 1 imported bars are older than this data dir's retention");
     expect(JSON.parse(allowed.out)).toMatchObject({ staged: 1, faults: 2, written: { '1m': 1 } });
+  });
+
+  test('an empty file, a header alone, blank lines and a 0-byte .gz are errors that say so (exit 1)', async () => {
+    const dir = dataDir();
+    const header = 'time,symbol,open,high,low,close,volume\n';
+    const cases: [string, string | Uint8Array, string][] = [
+      ['empty.csv', '', 'the file is empty (0 bytes); there is no row to import'],
+      ['header-only.csv', header, 'the file holds a header row and no data rows; there is no row to import'],
+      ['header-and-blanks.csv', `${header}\n\n`, 'the file holds a header row and no data rows; there is no row to import'],
+      ['BTCUSDT-1m-2024-03.csv', '', 'the file is empty (0 bytes); there is no row to import'],
+      ['blank.ndjson', '\n\n', 'the file holds no rows; there is no row to import'],
+      ['zero.csv.gz', '', 'the file is empty (0 bytes), so not gzip data; there is no row to import'],
+      ['header-only.csv.gz', gzipSync(header), 'the file holds a header row and no data rows; there is no row to import'],
+    ];
+    for (const [name, content, message] of cases) {
+      const path = join(work, name);
+      writeFileSync(path, content);
+      const r = await runMds('import', 'bars', path, '--data-dir', dir, '--symbol', 'BTCUSD', '--class', 'crypto');
+      expect({ name, code: r.code, err: r.err }).toEqual({ name, code: 1, err: `mds: ${path}: ${message}; nothing of it was imported\n` });
+    }
+    const ticks = await runMds('import', 'ticks', join(work, 'header-only.csv'), '--data-dir', dir, '--columns', 't=time,symbol=symbol,price=close');
+    expect({ code: ticks.code, err: ticks.err }).toEqual({ code: 1, err: `mds: ${join(work, 'header-only.csv')}: the file holds a header row and no data rows; there is no row to import; nothing of it was imported\n` });
+  });
+
+  test('a binary file is refused with its line and byte, without echoing its bytes', async () => {
+    const dir = dataDir();
+    const path = join(work, 'program.csv');
+    // An executable's first bytes, then more binary: what a wrong file in a glob looks like.
+    const bytes = new Uint8Array(4096).map((_, i) => (i * 131) % 256);
+    bytes.set([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00], 0);
+    writeFileSync(path, bytes);
+    const r = await runMds('import', 'bars', path, '--data-dir', dir);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 1, err: `mds: ${path}: line 1: binary data (a NUL byte at byte 7), not CSV text (UTF-8); a Parquet file is read as such when named .parquet or given as parquet; nothing of it was imported\n` });
+    // Binary that is not at the start, in a header: column names are shown short and printable.
+    const header = join(work, 'odd-header.csv');
+    writeFileSync(header, `${'\x01\x02'.repeat(300)},x\n1,2\n`);
+    const odd = await runMds('import', 'bars', header, '--data-dir', dir);
+    expect(odd.code).toBe(1);
+    expect(odd.err).toContain(`the columns are ${'??'.repeat(20)}…, x)`);
+    expect(odd.err.length).toBeLessThan(400);
   });
 
   test('ticks make bars through the live path', async () => {

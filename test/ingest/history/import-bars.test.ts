@@ -97,6 +97,29 @@ describe('import bars (no server)', () => {
     await store.close();
   });
 
+  test('bars written are counted once per bar, across the staged blocks of a series (issue 28)', async () => {
+    using dir = tempDir();
+    const store = openSeeded(dir.path);
+    // 20,003 minutes: three staged blocks of 8,192, whose edges fall inside 5m, 1h and 1d bars.
+    const rows = [...minutes('BTCUSD', DAY0 + 7 * MINUTE_MS, 20_003, 3), ...minutes('ETHUSD', DAY0, 9_000, 5)];
+    const counts = (): Record<string, number> => {
+      const out: Record<string, number> = {};
+      for (const symbol of ['BTCUSD', 'ETHUSD']) {
+        const id = store.registry.resolve('crypto', symbol)!.id;
+        for (const tf of ['1m', '5m', '15m', '1h', '4h', '1d'] as const) out[tf] = (out[tf] ?? 0) + storedBars(store, id, tf, 0).length;
+      }
+      return out;
+    };
+    const first = await importBarFile(store, 'a.csv', rowsOf(rows, 4096), options([], { assetClass: 'crypto' }));
+    // New series: every bar stored is one the import wrote.
+    expect(first.result!.written).toEqual(counts());
+    // Every price changed, replaced: again every stored bar is written once.
+    const changed = rows.map((r) => ({ ...r, o: r.o + 1, h: r.h + 1, l: r.l + 1, c: r.c + 1 }));
+    const second = await importBarFile(store, 'b.csv', rowsOf(changed, 4096), options([], { assetClass: 'crypto', onConflict: 'replace' }));
+    expect(second.result!.written).toEqual(counts());
+    await store.close();
+  });
+
   test('files in any split, any order of files, give the same bars as one file', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 2999 }), { maxLength: 4 }), fc.boolean(), async (cuts, reverse) => {

@@ -8,6 +8,7 @@ import { TIMEFRAMES, TIMEFRAME_BY_INDEX, type Timeframe } from '../../../domain/
 import type { SymbolEntry } from '../../../domain/instrument.ts';
 import { alignmentFor, type BarAlignment } from '../../../market/bar-alignment.ts';
 import { writeBar, type ImportRecord, type ImportResult, type Store } from '../../../store/index.ts';
+import { applyHoldFromEnv, type ApplyHold } from './apply-hold.ts';
 
 const BAR_FIELDS = 6;
 const COARSER: readonly Timeframe[] = TIMEFRAMES.filter((tf) => tf !== '1m');
@@ -21,19 +22,48 @@ export interface ApplyHooks {
   committed?(): void;
 }
 
-/** Applies one staged import; its counts go into the journal with `finish`. */
-export async function applyStagedImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}): Promise<ImportResult> {
+/** How applying one import ended: `applied` is recorded only once every bar of it is committed. */
+export type AppliedImport = { state: 'applied'; result: ImportResult } | { state: 'failed'; error: string };
+
+/**
+ * Applies one staged (or cut short) import whole, in the process that owns the data dir's writes:
+ * marks it `applying` durably, merges its blocks, and records the outcome. The journal's
+ * `finish(id, 'applied')` at the end is where an import counts as fully applied; until then a
+ * restart finishes it from its staging file.
+ */
+export async function applyImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}): Promise<AppliedImport> {
+  const applying = await store.imports.markApplying(record, nowMs);
+  const progress = { blocks: 0 };
+  try {
+    const result = await applyStagedImport(store, applying, nowMs, hooks, applyHoldFromEnv(), progress);
+    await store.imports.finish(record.id, 'applied', result);
+    return { state: 'applied', result };
+  } catch (err) {
+    const error = (err as Error).message;
+    // Part of it is in the store when a stop cut it short before, or a block of it was merged now.
+    const halfApplied = applying.cutShortMs !== undefined || progress.blocks > 0;
+    await store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs, error, halfApplied }).catch(() => {});
+    return { state: 'failed', error };
+  }
+}
+
+/** Merges one staged import's blocks into the bars; its counts go into the journal with `finish`. */
+export async function applyStagedImport(store: Store, record: ImportRecord, nowMs: number, hooks: ApplyHooks = {}, hold: ApplyHold | null = applyHoldFromEnv(), progress = { blocks: 0 }): Promise<ImportResult> {
   if (record.newSymbols > 0) store.registry.refresh();
+  if (!store.imports.hasStageFile(record.id) && record.series.length > 0) throw new Error(`its staging file imports/${record.id}.stage is gone: import the file again to complete it`);
   const result: ImportResult = { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs };
+  const commit = () => store.flush();
   let sinceFlush = 0;
+  await hold?.afterBlocks(0, record.id, commit);
   for (const [key, tfIndex] of record.series) {
     const entry = store.registry.bySymbolName(key) ?? resolveNamespaced(store, key);
     if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
     const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
     const align = alignmentFor(entry);
-    const recent: RecentMinutes = { fromMs: NaN, bars: [] };
+    const recent: RecentMinutes = { fromMs: NaN, bars: [], lastWritten: new Map() };
     for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
+      progress.blocks++;
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result, recent);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
@@ -43,6 +73,7 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
         hooks.committed?.();
         sinceFlush = 0;
       }
+      await hold?.afterBlocks(progress.blocks, record.id, commit);
       await hooks.pause?.();
     }
     if (tf === '1m') refoldOpenBars(store, entry.id, align);
@@ -85,6 +116,8 @@ function mergeInto(store: Store, symId: number, tf: Timeframe, block: Float64Arr
 interface RecentMinutes {
   fromMs: number;
   bars: Bar[];
+  /** Per coarser timeframe, the last bar the series' previous blocks wrote: the next block may write it again (counted once). */
+  lastWritten: Map<Timeframe, { t: number; counted: boolean }>;
 }
 
 function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: Float64Array, n: number, mode: 'skip' | 'replace', result: ImportResult, recent: RecentMinutes): void {
@@ -126,6 +159,7 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
   mergeInto(store, symId, '1m', block, n, mode, result);
   if ((result.written['1m'] ?? 0) === writtenBefore) return;
   const after = isAppend ? prefix.concat(unpack(block, n)) : barsOf(store, symId, fromMs, toMs);
+  const lastWritten = recent.lastWritten;
   recent.fromMs = fromMs;
   recent.bars = after;
   COARSER.forEach((tf, k) => {
@@ -157,11 +191,36 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
       out.push(bar);
     }
     if (out.length === 0) return;
-    const records = new Float64Array(out.length * BAR_FIELDS);
-    out.forEach((b, i) => writeBar(records, i, b));
-    const counts = store.mergeBars(symId, tf, records, out.length, 'replace');
-    if (counts.added + counts.replaced > 0) result.written[tf] = (result.written[tf] ?? 0) + counts.added + counts.replaced;
+    writeCoarse(store, symId, tf, out, lastWritten, result);
   });
+}
+
+/**
+ * Writes rolled-up bars of one block, counting each bar once per import: the bucket a block ends in
+ * is written again, completed, by the next block of the series (issue 28: 5m 200,098 reported for
+ * 200,000 stored). The first and the last bar go on their own to know whether each was written.
+ */
+function writeCoarse(store: Store, symId: number, tf: Timeframe, out: Bar[], lastWritten: RecentMinutes['lastWritten'], result: ImportResult): void {
+  const merge = (from: number, to: number): number => {
+    if (to <= from) return 0;
+    const records = new Float64Array((to - from) * BAR_FIELDS);
+    for (let i = from; i < to; i++) writeBar(records, i - from, out[i]!);
+    const counts = store.mergeBars(symId, tf, records, to - from, 'replace');
+    return counts.added + counts.replaced;
+  };
+  const prior = lastWritten.get(tf);
+  let written = 0;
+  const firstWritten = merge(0, 1) > 0;
+  const isContinued = prior !== undefined && prior.t === out[0]!.t;
+  if (firstWritten && !(isContinued && prior.counted)) written++;
+  let lastCounted = isContinued ? prior.counted || firstWritten : firstWritten;
+  if (out.length > 1) {
+    written += merge(1, out.length - 1);
+    lastCounted = merge(out.length - 1, out.length) > 0;
+    if (lastCounted) written++;
+  }
+  lastWritten.set(tf, { t: out[out.length - 1]!.t, counted: lastCounted });
+  if (written > 0) result.written[tf] = (result.written[tf] ?? 0) + written;
 }
 
 /**

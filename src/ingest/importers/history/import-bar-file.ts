@@ -2,7 +2,7 @@
 // needs, mark it ready, then apply it here (no server runs) or wait for the running server to
 // apply it. A file whose faults pass the bound, or that cannot be read to its end, leaves nothing.
 import type { ImportRecord, ImportResult, Store } from '../../../store/index.ts';
-import { applyStagedImport } from './apply-bars.ts';
+import { applyImport } from './apply-bars.ts';
 import { isProcessAlive } from './import-watcher.ts';
 import { BarStager, type BarRows, type StageOptions, type StageReport } from './stage-bars.ts';
 
@@ -61,18 +61,12 @@ export async function importBarFile(store: Store, source: string, batches: Async
   await store.imports.markStaged(record);
 
   if (opts.serverPid === null) {
-    try {
-      // A full collection after each commit keeps a long import's memory flat: left to itself the
-      // runtime lets the merge's buffers pile up to several times what is live (200 MB vs 60 MB).
-      let commits = 0;
-      const result = await applyStagedImport(store, record, opts.nowMs, { committed: () => ++commits % COLLECT_EVERY_COMMITS === 0 && Bun.gc(true) });
-      await store.imports.finish(record.id, 'applied', result);
-      return { outcome: 'applied', report, result, importId: record.id };
-    } catch (err) {
-      const error = (err as Error).message;
-      await store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: opts.nowMs, error });
-      return { outcome: 'failed', report, result: null, error, importId: record.id };
-    }
+    // A full collection after each commit keeps a long import's memory flat: left to itself the
+    // runtime lets the merge's buffers pile up to several times what is live (200 MB vs 60 MB).
+    let commits = 0;
+    const done = await applyImport(store, record, opts.nowMs, { committed: () => ++commits % COLLECT_EVERY_COMMITS === 0 && Bun.gc(true) });
+    if (done.state === 'applied') return { outcome: 'applied', report, result: done.result, importId: record.id };
+    return { outcome: 'failed', report, result: null, error: done.error, importId: record.id };
   }
 
   opts.onWaiting?.(opts.serverPid);

@@ -1,10 +1,14 @@
 // The server's side of history imports: `mds import` stages a file in the journal while the server
 // runs, and the server applies it (it alone writes bars, so its bars in progress and caches stay
 // right), between requests, then records the outcome the command is waiting for. At start it
-// applies what a crash left staged and drops stagings whose importing process is gone.
+// finishes what a crash left half-applied, then what it left staged; while it runs it drops the
+// stagings whose importing process is gone (at start, and every few seconds).
 import type { Clock } from '../../../clock.ts';
 import type { Store } from '../../../store/index.ts';
-import { applyStagedImport, type ApplyHooks } from './apply-bars.ts';
+import { applyImport, type ApplyHooks } from './apply-bars.ts';
+
+/** Polls of the journal between looks for stagings whose import process died. */
+const DEAD_STAGING_EVERY_POLLS = 5;
 
 /** Whether a process is alive (signal 0), for stagings whose importer may have died. */
 export function isProcessAlive(pid: number): boolean {
@@ -28,19 +32,28 @@ export class ImportWatcher {
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Applies what is staged now, then watches the journal every `pollMs`. */
-  start(pollMs = 200): Promise<void> {
+  /** Finishes what a stop cut short, applies what is staged now, then watches the journal every `pollMs`. */
+  async start(pollMs = 200): Promise<void> {
+    this.dropDeadStagings();
+    // Imports left `applying` were cut short by a stop: /health says so until they are finished.
+    await this.store.imports.markCutShort(this.clock.nowMs()).catch((err: unknown) => this.log(`error: imports cut short could not be marked: ${(err as Error).message}`));
+    this.store.imports.changed();
+    let polls = 0;
+    this.timer ??= setInterval(() => {
+      if (++polls % DEAD_STAGING_EVERY_POLLS === 0) this.dropDeadStagings();
+      if (this.store.imports.changed()) void this.applyStaged();
+    }, pollMs);
+    return this.applyStaged();
+  }
+
+  /** Drops the stagings (record and file) of import processes that died before marking them staged. */
+  private dropDeadStagings(): void {
     for (const record of this.store.imports.inState('staging')) {
       if (record.pid !== process.pid && !isProcessAlive(record.pid)) {
         this.log(`import ${record.id} (${record.source}): its import process ${record.pid} is gone; dropping what it staged`);
         void this.store.imports.discard(record.id);
       }
     }
-    this.store.imports.changed();
-    this.timer ??= setInterval(() => {
-      if (this.store.imports.changed()) void this.applyStaged();
-    }, pollMs);
-    return this.applyStaged();
   }
 
   stop(): Promise<void> {
@@ -49,7 +62,7 @@ export class ImportWatcher {
     return this.running ?? Promise.resolve();
   }
 
-  /** Applies every staged import, oldest first; one pass at a time. */
+  /** Applies every cut short import, then every staged one, oldest first; one pass at a time. */
   applyStaged(): Promise<void> {
     if (this.running) {
       this.again = true;
@@ -58,16 +71,17 @@ export class ImportWatcher {
     this.running = (async () => {
       do {
         this.again = false;
-        for (const record of this.store.imports.inState('staged')) {
+        // Only this pass applies: an import found `applying` here was cut short, and goes first.
+        for (const record of [...this.store.imports.inState('applying'), ...this.store.imports.inState('staged')]) {
           const started = performance.now();
-          try {
-            const result = await applyStagedImport(this.store, record, this.clock.nowMs(), this.hooks);
-            await this.store.imports.finish(record.id, 'applied', result);
-            this.log(`import ${record.id} (${record.source}): applied in ${Math.round(performance.now() - started)} ms: ${result.added} bars added, ${result.replaced} replaced, ${result.kept} kept`);
-          } catch (err) {
-            const error = (err as Error).message;
-            this.log(`error: import ${record.id} (${record.source}): applying failed: ${error}`);
-            await this.store.imports.finish(record.id, 'failed', { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: this.clock.nowMs(), error }).catch(() => {});
+          const cutShort = record.state === 'applying';
+          if (cutShort) this.log(`import ${record.id} (${record.source}): half-applied when the process applying it stopped; finishing it from its staging file`);
+          const done = await applyImport(this.store, record, this.clock.nowMs(), this.hooks);
+          if (done.state === 'applied') {
+            const { result } = done;
+            this.log(`import ${record.id} (${record.source}): ${cutShort ? 'finished' : 'applied'} in ${Math.round(performance.now() - started)} ms: ${result.added} bars added, ${result.replaced} replaced, ${result.kept} kept`);
+          } else {
+            this.log(`error: import ${record.id} (${record.source}): applying failed: ${done.error}`);
           }
         }
       } while (this.again);

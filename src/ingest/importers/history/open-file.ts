@@ -88,6 +88,8 @@ function plan(kind: RowKind, path: string, opts: AnyOptions & { timeframe?: Time
     const batchRows = opts.batchRows ?? DEFAULT_BATCH_ROWS;
     if (!Number.isInteger(batchRows) || batchRows < 1) throw new InputFileError(`batchRows must be a positive integer, not ${batchRows}`);
     const head = readHead(path);
+    // An empty file is a mistake (a download cut at the start, a wrong name), never a file of no rows.
+    if (head.sizeBytes === 0) throw new InputFileError(`the file is empty (0 bytes)${/\.(gz|zst)$/i.test(path) ? `, so not ${/\.gz$/i.test(path) ? 'gzip' : 'zstd'} data` : ''}; there is no row to import`);
     const format = opts.format ?? formatOfName(path) ?? (isParquetMagic(head) ? 'parquet' : def.id === 'generic' ? null : 'csv');
     if (format === null) throw new InputFileError('cannot tell the format from the name (.csv, .ndjson, .jsonl or .parquet, optionally .gz or .zst); give the format (csv, ndjson or parquet)');
     if (format === 'parquet' && head.container !== 'plain') throw new InputFileError(`a Parquet file cannot be read ${head.container}-compressed as a whole; decompress it first (its pages may be compressed)`);
@@ -128,10 +130,11 @@ function plan(kind: RowKind, path: string, opts: AnyOptions & { timeframe?: Time
   }
 }
 
-function csvSetup(p: Plan): CsvSetup {
+function csvSetup(p: Plan, seen: { header: boolean }): CsvSetup {
   return {
     layoutFor(cells, line) {
       const isData = isDataRecord(cells);
+      seen.header = !isData;
       if (isData && (p.def.header === 'required' || p.def.positional === undefined)) throw new InputFileError(`line ${line}: the first row is data, but preset ${p.def.id} needs a header row naming the columns`);
       const names = isData ? p.def.positional! : cells;
       const resolved = resolveColumns(p.kind, p.def, names, p.mapping, p.fixed !== null);
@@ -148,11 +151,16 @@ async function* rawBatches(p: Plan): AsyncGenerator<RawOut> {
   const builder = new RowBuilder(p.path, shape, p.batchRows, p.fixed);
   const ctx: ValueContext = { builder, time: p.time, mapSymbol: p.mapSymbol };
   let bytesRead = 0;
+  /** Rows read, parsed or not: a file that has none is refused at its end. */
+  let rows = 0;
+  const seen = { header: false };
   const pending: RowProblem[] = [];
   function* handOut(final: boolean): Generator<RawOut> {
     const { batches, problems } = builder.take();
+    rows += problems.length;
     for (const problem of problems) pending.push(problem);
     for (const raw of batches) {
+      rows += raw.length;
       yield { raw, problems: pending.splice(0), bytesRead };
       // Asked for the next one: with reuseBatches the consumer is done with this batch.
       if (p.reuseBatches) builder.recycle(raw);
@@ -173,13 +181,16 @@ async function* rawBatches(p: Plan): AsyncGenerator<RawOut> {
     } else {
       const parser =
         p.format === 'csv'
-          ? new CsvRowParser(builder, csvSetup(p), p.time, p.mapSymbol)
+          ? new CsvRowParser(builder, csvSetup(p, seen), p.time, p.mapSymbol)
           : new NdjsonRowParser(ctx, (keys) => {
               const resolved = resolveColumns(p.kind, p.def, keys, p.mapping, p.fixed !== null);
               const picked = [...resolved.codes.keys()].filter((i) => resolved.codes[i] !== CODE_SKIP);
               return { keys: picked.map((i) => keys[i]!), codes: Uint8Array.from(picked.map((i) => resolved.codes[i]!)) };
             });
+      let isFirst = true;
       for await (const chunk of decompressedChunks(p.path, p.head.container, (n) => (bytesRead = n))) {
+        if (isFirst) refuseBinary(chunk, p.format);
+        isFirst = false;
         parser.push(chunk);
         yield* handOut(false);
       }
@@ -187,9 +198,22 @@ async function* rawBatches(p: Plan): AsyncGenerator<RawOut> {
     }
     builder.close();
     yield* handOut(true);
+    if (rows === 0) throw new InputFileError(`${seen.header ? 'the file holds a header row and no data rows' : 'the file holds no rows'}; there is no row to import`);
   } catch (err) {
     throw withPath(p.path, err);
   }
+}
+
+/**
+ * A text format's first chunk with a NUL byte is binary (an executable, an archive, a UTF-16 file):
+ * refused with where, instead of its bytes echoed back as column names.
+ */
+function refuseBinary(chunk: Uint8Array, format: InputFormat): void {
+  const at = chunk.indexOf(0);
+  if (at < 0) return;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (chunk[i] === 0x0a) line++;
+  throw new InputFileError(`line ${line}: binary data (a NUL byte at byte ${at}), not ${format === 'csv' ? 'CSV' : 'NDJSON'} text (UTF-8); a Parquet file is read as such when named .parquet or given as parquet`);
 }
 
 function toBarBatch(file: string, out: RawOut): { batch: BarBatch; problems: RowProblem[] } {

@@ -212,6 +212,12 @@ const TICK_CODE: Record<TickField, number> = {
   kind: CODE_KIND,
 };
 
+/** Column names as a message shows them: at most 12, each at most 40 characters, control characters as '?'. */
+function listColumns(names: readonly string[]): string {
+  const shown = names.slice(0, 12).map((n) => (n.length > 40 ? `${n.slice(0, 40)}…` : n).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '?'));
+  return names.length > 12 ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
 /**
  * Matches column names (a header, NDJSON keys, Parquet columns) to targets: a `columns` mapping
  * first, then the preset's names. A required target with no column is an InputFileError.
@@ -223,7 +229,7 @@ export function resolveColumns(kind: RowKind, def: PresetDef, columnNames: reado
   const targets = kind === 'bars' ? BAR_FIELDS : TICK_FIELDS;
   const codeOf = (kind === 'bars' ? BAR_CODE : TICK_CODE) as Record<string, number>;
   const found = new Set<string>();
-  const listed = columnNames.length > 12 ? `${columnNames.slice(0, 12).join(', ')}, …` : columnNames.join(', ');
+  const listed = listColumns(columnNames);
   for (const target of targets) {
     if (target === 'symbol' && symbolIsFixed) continue;
     const wanted = mapping[target];
