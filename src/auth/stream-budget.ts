@@ -9,6 +9,8 @@ import { streamBudgetOf } from '../domain/plans.ts';
 
 export const FRAME_WINDOW_MS = 10_000;
 export const CONNECT_WINDOW_MS = 60_000;
+/** Refusals of one key held back at once (see park); past these they are answered at once. */
+export const MAX_PARKED_PER_KEY = 4;
 
 /** Where one of a key's windows stands, for a refusal's message and headers. */
 export interface BudgetStanding {
@@ -29,8 +31,9 @@ export class StreamBudgets {
   private connectStart = new Float64Array(0);
   private connectUsed = new Float64Array(0);
   private connectLimit = new Float64Array(0);
-  /** Open connections holding the slot: a held slot is never reused. */
+  /** Open connections and parked refusals holding the slot: a held slot is never reused. */
   private holders = new Int32Array(0);
+  private parked = new Int32Array(0);
 
   constructor(private readonly clock: Clock) {}
 
@@ -46,6 +49,7 @@ export class StreamBudgets {
       this.connectStart[slot] = -Infinity;
       this.connectUsed[slot] = 0;
       this.holders[slot] = 0;
+      this.parked[slot] = 0;
     }
     const budget = streamBudgetOf(account.plan);
     this.frameLimit[slot] = budget.framesPer10s;
@@ -96,6 +100,23 @@ export class StreamBudgets {
     this.holders[slot]!--;
   }
 
+  /**
+   * Holds back one refusal of the key (its answer is delayed, so a client that retries at once
+   * cannot make the server answer refusals as fast as it can ask); false when MAX_PARKED_PER_KEY
+   * are held already.
+   */
+  park(slot: number): boolean {
+    if (this.parked[slot]! >= MAX_PARKED_PER_KEY) return false;
+    this.parked[slot]!++;
+    this.holders[slot]!++;
+    return true;
+  }
+
+  unpark(slot: number): void {
+    this.parked[slot]!--;
+    this.holders[slot]!--;
+  }
+
   /** Frees the slots of keys with no open connection whose windows have both ended (so nothing they did still counts). */
   sweep(): void {
     const now = this.clock.nowMs();
@@ -130,6 +151,7 @@ export class StreamBudgets {
     this.connectUsed = widen(this.connectUsed, (n) => new Float64Array(n));
     this.connectLimit = widen(this.connectLimit, (n) => new Float64Array(n));
     this.holders = widen(this.holders, (n) => new Int32Array(n));
+    this.parked = widen(this.parked, (n) => new Int32Array(n));
     for (let slot = size - 1; slot > old; slot--) {
       this.keyOfSlot[slot] = null;
       this.freeSlots.push(slot);

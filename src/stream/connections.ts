@@ -33,6 +33,11 @@ export interface StreamLimits {
   heartbeatMs: number;
   /** Ticks replayed per channel and symbol at most. */
   maxReplay: number;
+  /**
+   * How long a refusal for a spent budget (a key's, or an address's keyless limit) is held back
+   * before the 429 goes out; 0 answers at once.
+   */
+  overBudgetDelayMs: number;
 }
 
 export const DEFAULT_LIMITS: StreamLimits = {
@@ -42,7 +47,11 @@ export const DEFAULT_LIMITS: StreamLimits = {
   slowConsumerBytes: 1 << 20,
   heartbeatMs: 15_000,
   maxReplay: 5000,
+  overBudgetDelayMs: 1000,
 };
+
+/** Keyless refusals held back at once over all addresses; past these they are answered at once. */
+const MAX_PARKED_KEYLESS = 64;
 
 /** A connection's replay per 10 s, in units of `maxReplay` (one pair's worst case). */
 export const REPLAY_WINDOWS_PER_10S = 4;
@@ -151,6 +160,9 @@ export function createStream(deps: StreamDeps) {
   const open = new Set<ServerWebSocket<ConnData>>();
   const perKey = new Map<string, number>();
   const budgets = new StreamBudgets(deps.clock);
+  /** Refusals held back (holdBack), each with the function that answers it now. */
+  const heldBack = new Set<() => void>();
+  let parkedKeyless = 0;
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
@@ -177,7 +189,7 @@ export function createStream(deps: StreamDeps) {
    * REST); answers a JSON error when it cannot. Without a valid key, the client address is limited
    * by the server's one keyless limiter, shared with REST.
    */
-  function upgrade(req: Request, server: Server<ConnData>): Response | undefined {
+  function upgrade(req: Request, server: Server<ConnData>): Response | Promise<Response> | undefined {
     const url = new URL(req.url);
     const key = req.headers.get('x-api-key') ?? url.searchParams.get('apiKey');
     const auth = key ? deps.auth.authenticate(key) : null;
@@ -203,16 +215,19 @@ export function createStream(deps: StreamDeps) {
           return undefined;
         }
       }
-      return refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
+      const response = refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
+      if (status !== 429 || parkedKeyless >= MAX_PARKED_KEYLESS) return response;
+      parkedKeyless++;
+      return holdBack(response, () => parkedKeyless--);
     }
     const account = auth.account;
     // Every attempt of a key counts against its stream budget, whatever comes of it, so reconnecting
     // cannot reset what a connection may do; a budget's refusal carries that budget's headers.
     const slot = budgets.slotOf(account);
     const connects = budgets.takeConnect(slot);
-    if (connects !== null) return refuseOverBudget(`too many connection attempts for this key: at most ${connects.limit} per minute on its plan (${account.plan.name})`, connects);
+    if (connects !== null) return refuseOverBudget(slot, `too many connection attempts for this key: at most ${connects.limit} per minute on its plan (${account.plan.name})`, connects);
     const frames = budgets.frameStanding(slot);
-    if (frames.remaining === 0) return refuseOverBudget(`this key has used its stream frames: at most ${frames.limit} client frames per 10 s over all its connections on its plan (${account.plan.name})`, frames);
+    if (frames.remaining === 0) return refuseOverBudget(slot, `this key has used its stream frames: at most ${frames.limit} client frames per 10 s over all its connections on its plan (${account.plan.name})`, frames);
     // Other refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
     const keyRate = () => deps.auth.peek(account);
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
@@ -223,10 +238,34 @@ export function createStream(deps: StreamDeps) {
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
 
-  /** A key over one of its stream budgets: 429 with the wait in Retry-After and the message. */
-  function refuseOverBudget(message: string, standing: BudgetStanding): Response {
+  /** A key over one of its stream budgets: 429 with the wait in Retry-After and the message, held back when it may be. */
+  function refuseOverBudget(slot: number, message: string, standing: BudgetStanding): Response | Promise<Response> {
     const now = deps.clock.nowMs();
-    return refuse(429, `${message}; retry in ${retryAfterS(standing, now)} s`, standing, now);
+    const response = refuse(429, `${message}; retry in ${retryAfterS(standing, now)} s`, standing, now);
+    if (!budgets.park(slot)) return response;
+    return holdBack(response, () => budgets.unpark(slot));
+  }
+
+  /**
+   * Answers a spent budget's 429 after `overBudgetDelayMs`: a client that retries at once, whatever
+   * it is told, then makes one attempt per delay and connection instead of as many as the server
+   * can refuse. The callers bound how many are held at once; stop() answers them all.
+   */
+  function holdBack(response: Response, done: () => void): Response | Promise<Response> {
+    if (limits.overBudgetDelayMs <= 0) {
+      done();
+      return response;
+    }
+    return new Promise((resolve) => {
+      const answer = () => {
+        clearTimeout(timer);
+        heldBack.delete(answer);
+        done();
+        resolve(response);
+      };
+      const timer = setTimeout(answer, limits.overBudgetDelayMs);
+      heldBack.add(answer);
+    });
   }
 
   /**
@@ -517,6 +556,7 @@ export function createStream(deps: StreamDeps) {
     stop() {
       for (const t of timers) clearInterval(t);
       timers = [];
+      for (const answer of [...heldBack]) answer();
       for (const ws of open) ws.close(CLOSE_GOING_AWAY, 'server shutting down');
     },
   };

@@ -23,14 +23,15 @@ const TINY: Plan = { ...FREE, name: 'tiny', stream_connections: 5, stream_frames
 const OLD: Plan = { name: 'old', description: 'a plans file written before stream budgets', classes: ['crypto'], quota: 1000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 10, addons: [] };
 const SUBSCRIBE = { action: 'subscribe', channels: ['crypto.quotes'], symbols: ['BTCUSD'] };
 
-async function budgetServer() {
+/** A stream server whose refusals for a spent budget are answered at once, unless `overBudgetDelayMs` says otherwise. */
+async function budgetServer(overBudgetDelayMs = 0) {
   const dir = tempDir();
   const store = Store.open({ dataDir: dir.path });
   seedRegistry(store, CATALOG);
   const clock = new ManualClock(Date.parse('2026-03-04T15:30:00Z'));
   const hub = new StreamHub(clock);
   const auth = new Authenticator({ store, clock, plans: [...BUILT_IN_PLANS, TINY, OLD], devKey: null, devPerMinute: 1000 });
-  const stream = createStream({ store, clock, hub, auth });
+  const stream = createStream({ store, clock, hub, auth, limits: { overBudgetDelayMs } });
   const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
   hub.attach(server as unknown as Server<unknown>);
   const keyOf = (plan: string) => store.accounts.create({ name: plan, plan, markets: ['*'], addons: [] }, clock.nowMs()).secret;
@@ -168,6 +169,27 @@ describe('connection attempts per key', () => {
       await using c = await ready(s.url(old));
     }
     expect((await s.attempt(old)).body!.error).toStartWith('too many connection attempts for this key: at most 10 per minute on its plan (old)');
+  });
+});
+
+describe('refusals held back', () => {
+  test('a spent budget\'s 429 is held back, at most 4 per key at once: the fifth is answered at once, and stopping answers the rest', async () => {
+    await using s = await budgetServer(60_000);
+    const key = s.keyOf('tiny');
+    for (let i = 0; i < 3; i++) {
+      await using c = await ready(s.url(key));
+    }
+    let settled = 0;
+    const held = Array.from({ length: 4 }, () => s.attempt(key).finally(() => settled++));
+    while ((s.stream.counts.refused.get(429) ?? 0) < 4) await Bun.sleep(5);
+    const fifth = await s.attempt(key);
+    expect(fifth.status).toBe(429);
+    expect(fifth.body!.error).toStartWith('too many connection attempts for this key: at most 3 per minute');
+    expect(settled).toBe(0);
+    // Another key is not held to this one's: it connects at once.
+    await using other = await ready(s.url(s.keyOf('free')));
+    s.stream.stop();
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([429, 429, 429, 429]);
   });
 });
 
