@@ -13,6 +13,7 @@ import { ALL_OPEN_CLOCK, startMds, type MdsServer } from './lib/server.ts';
 import { ensureWrk } from './lib/wrk.ts';
 import { benchQuote } from './quote.ts';
 import { benchRange } from './range.ts';
+import { benchReconnectFlood } from './reconnect-flood.ts';
 import { benchVenueE2E } from './venue-e2e.ts';
 import { benchVenueFeed } from './venue-feed.ts';
 import { benchVenueParse } from './venue-parse.ts';
@@ -224,6 +225,7 @@ async function main(): Promise<number> {
   if (opts.only.includes('venue-parse')) await attempt('venue-parse', () => benchVenueParse(ctx));
   if (opts.only.includes('venue-feed')) await attempt('venue-feed', () => benchVenueFeed(ctx));
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
+  if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
 
   rows.sort((a, b) => BENCHES.indexOf(a.bench) - BENCHES.indexOf(b.bench));
   const report: Report = {
