@@ -13,8 +13,10 @@ import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
 import { Store } from '../../src/store/index.ts';
 import { CLOSE_FLOOD, createStream, type ConnData } from '../../src/stream/connections.ts';
 import { StreamHub } from '../../src/stream/hub.ts';
+import { compatStreamRoutes } from '../../src/stream/compat/routes.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { connect, type WsClient } from '../support/ws-client.ts';
+import { connectVendor } from '../support/vendor-ws.ts';
 
 const HANDSHAKE = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-version': '13' };
 const FREE = BUILT_IN_PLANS.find((p) => p.name === 'free')!;
@@ -32,7 +34,16 @@ async function budgetServer(overBudgetDelayMs = 0) {
   const hub = new StreamHub(clock);
   const auth = new Authenticator({ store, clock, plans: [...BUILT_IN_PLANS, TINY, OLD], devKey: null, devPerMinute: 1000 });
   const stream = createStream({ store, clock, hub, auth, limits: { overBudgetDelayMs } });
-  const server = Bun.serve<ConnData>({ port: 0, hostname: '127.0.0.1', fetch: (req, srv) => stream.upgrade(req, srv), websocket: stream.websocket });
+  const dialects = compatStreamRoutes(hub, stream, () => new Response('not found', { status: 404 }));
+  const server = Bun.serve<ConnData>({
+    port: 0,
+    hostname: '127.0.0.1',
+    fetch: (req, srv) => {
+      const dialect = dialects[new URL(req.url).pathname];
+      return dialect ? dialect(req, srv) : stream.upgrade(req, srv);
+    },
+    websocket: stream.websocket,
+  });
   hub.attach(server as unknown as Server<unknown>);
   const keyOf = (plan: string) => store.accounts.create({ name: plan, plan, markets: ['*'], addons: [] }, clock.nowMs()).secret;
   const http = `http://127.0.0.1:${server.port}`;
@@ -41,6 +52,7 @@ async function budgetServer(overBudgetDelayMs = 0) {
     stream,
     keyOf,
     url: (key: string) => `ws://127.0.0.1:${server.port}/?apiKey=${key}`,
+    massiveUrl: `ws://127.0.0.1:${server.port}/compat/massive/stocks`,
     /** An upgrade attempt over HTTP (a script's handshake): its status, headers and body. */
     async attempt(key: string | null, headers: Record<string, string> = {}) {
       const res = await fetch(key === null ? `${http}/` : `${http}/?apiKey=${key}`, { headers: { ...HANDSHAKE, ...headers } });
@@ -119,6 +131,26 @@ describe('frames per key', () => {
     c.send(long);
     expect(await c.next((m) => m.type === 'error')).toEqual({ type: 'error', code: 'bad_frame', message: `frame of ${long.length} characters refused unread: at most 7424 for this key (its limit of 50 channel × symbol pairs)` });
     await acked(c, 1);
+  });
+});
+
+describe('compatibility dialects', () => {
+  test("an admitted dialect connection's frames count against its key's budget with its native ones", async () => {
+    await using s = await budgetServer();
+    const key = s.keyOf('free');
+    await using native = await ready(s.url(key));
+    await acked(native, 60);
+    await using massive = await connectVendor(s.massiveUrl);
+    await massive.next((e) => e.status === 'connected');
+    // The auth frame comes before the key is known: it counts only against the connection's own limit.
+    massive.send({ action: 'auth', params: key });
+    await massive.next((e) => e.status === 'auth_success');
+    for (let i = 0; i < 40; i++) {
+      massive.send({ action: 'subscribe', params: 'Q.AAPL' });
+      await massive.next((e) => e.status === 'success');
+    }
+    massive.send({ action: 'subscribe', params: 'Q.AAPL' });
+    expect((await massive.closed).code).toBe(CLOSE_FLOOD);
   });
 });
 
