@@ -183,8 +183,8 @@ function check(rows: Row[], baselinePath: string): { ok: boolean; lines: string[
 
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2));
-  // Bound the whole run: generous for the default (~3–4 min) and for longer --duration.
-  installCleanup(Math.max(10 * 60_000, opts.durationS * 45_000));
+  // Bound the whole run: generous for the default (~6–7 min) and for longer --duration.
+  installCleanup(Math.max(15 * 60_000, opts.durationS * 70_000));
   const started = performance.now();
   const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
   const ctx: BenchContext = { durationS: opts.durationS, warmupS: opts.warmupS, log };
