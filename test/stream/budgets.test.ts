@@ -225,6 +225,21 @@ describe('refusals held back', () => {
   });
 });
 
+describe('refusals held back without a key', () => {
+  test("past the address's keyless limit, 64 refusals are held back over all addresses; the next is answered at once", async () => {
+    await using s = await budgetServer(60_000);
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i++) expect((await s.attempt(`wrong-key-${i}`)).status).toBe(401);
+    let settled = 0;
+    const held = Array.from({ length: 64 }, () => s.attempt(null).finally(() => settled++));
+    while ((s.stream.counts.refused.get(429) ?? 0) < 64) await Bun.sleep(5);
+    const next = await s.attempt('wrong-key-x');
+    expect([next.status, next.body!.error]).toEqual([429, 'rate limit exceeded']);
+    expect(settled).toBe(0);
+    s.stream.stop();
+    expect(new Set((await Promise.all(held)).map((r) => r.status))).toEqual(new Set([429]));
+  });
+});
+
 describe('keyless attempts per address', () => {
   test('missing and wrong keys share one budget per address; past it the upgrade gets 429, a browser close 4029', async () => {
     await using s = await budgetServer();
