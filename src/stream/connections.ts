@@ -19,7 +19,7 @@ import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } 
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
-import { refusal } from './refusal.ts';
+import { HeldRefusals, refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 import type { DialectContext, DialectSession, KeyOutcome, RequestOutcome } from './compat/session.ts';
 
@@ -160,8 +160,8 @@ export function createStream(deps: StreamDeps) {
   const open = new Set<ServerWebSocket<ConnData>>();
   const perKey = new Map<string, number>();
   const budgets = new StreamBudgets(deps.clock);
-  /** Refusals held back (holdBack), each with the function that answers it now. */
-  const heldBack = new Set<() => void>();
+  const heldBack = new HeldRefusals(limits.overBudgetDelayMs);
+  /** Keyless refusals held back now (over all addresses). */
   let parkedKeyless = 0;
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
@@ -218,7 +218,7 @@ export function createStream(deps: StreamDeps) {
       const response = refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
       if (status !== 429 || parkedKeyless >= MAX_PARKED_KEYLESS) return response;
       parkedKeyless++;
-      return holdBack(response, () => parkedKeyless--);
+      return heldBack.hold(response, () => parkedKeyless--);
     }
     const account = auth.account;
     // Every attempt of a key counts against its stream budget, whatever comes of it, so reconnecting
@@ -243,29 +243,7 @@ export function createStream(deps: StreamDeps) {
     const now = deps.clock.nowMs();
     const response = refuse(429, `${message}; retry in ${retryAfterS(standing, now)} s`, standing, now);
     if (!budgets.park(slot)) return response;
-    return holdBack(response, () => budgets.unpark(slot));
-  }
-
-  /**
-   * Answers a spent budget's 429 after `overBudgetDelayMs`: a client that retries at once, whatever
-   * it is told, then makes one attempt per delay and connection instead of as many as the server
-   * can refuse. The callers bound how many are held at once; stop() answers them all.
-   */
-  function holdBack(response: Response, done: () => void): Response | Promise<Response> {
-    if (limits.overBudgetDelayMs <= 0) {
-      done();
-      return response;
-    }
-    return new Promise((resolve) => {
-      const answer = () => {
-        clearTimeout(timer);
-        heldBack.delete(answer);
-        done();
-        resolve(response);
-      };
-      const timer = setTimeout(answer, limits.overBudgetDelayMs);
-      heldBack.add(answer);
-    });
+    return heldBack.hold(response, () => budgets.unpark(slot));
   }
 
   /**
@@ -556,7 +534,7 @@ export function createStream(deps: StreamDeps) {
     stop() {
       for (const t of timers) clearInterval(t);
       timers = [];
-      for (const answer of [...heldBack]) answer();
+      heldBack.answerAll();
       for (const ws of open) ws.close(CLOSE_GOING_AWAY, 'server shutting down');
     },
   };
