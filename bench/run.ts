@@ -13,6 +13,7 @@ import { ALL_OPEN_CLOCK, startMds, type MdsServer } from './lib/server.ts';
 import { ensureWrk } from './lib/wrk.ts';
 import { benchQuote } from './quote.ts';
 import { benchRange } from './range.ts';
+import { benchReconnectFlood } from './reconnect-flood.ts';
 import { benchVenueE2E } from './venue-e2e.ts';
 import { benchVenueFeed } from './venue-feed.ts';
 import { benchVenueParse } from './venue-parse.ts';
@@ -182,8 +183,8 @@ function check(rows: Row[], baselinePath: string): { ok: boolean; lines: string[
 
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2));
-  // Bound the whole run: generous for the default (~3–4 min) and for longer --duration.
-  installCleanup(Math.max(10 * 60_000, opts.durationS * 45_000));
+  // Bound the whole run: generous for the default (~6–7 min) and for longer --duration.
+  installCleanup(Math.max(15 * 60_000, opts.durationS * 70_000));
   const started = performance.now();
   const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
   const ctx: BenchContext = { durationS: opts.durationS, warmupS: opts.warmupS, log };
@@ -224,6 +225,7 @@ async function main(): Promise<number> {
   if (opts.only.includes('venue-parse')) await attempt('venue-parse', () => benchVenueParse(ctx));
   if (opts.only.includes('venue-feed')) await attempt('venue-feed', () => benchVenueFeed(ctx));
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
+  if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
 
   rows.sort((a, b) => BENCHES.indexOf(a.bench) - BENCHES.indexOf(b.bench));
   const report: Report = {

@@ -11,6 +11,8 @@ export interface MdsServer {
   port: number;
   pid: number;
   key: string;
+  /** The server's temp data dir (for `mds keys create` while it runs). */
+  dataDir: string;
   startSeconds: number;
   /** GET with the API key; throws unless 200. */
   fetchBody(path: string): Promise<Uint8Array>;
@@ -50,6 +52,7 @@ export async function startMds(opts: MdsOptions): Promise<MdsServer> {
     port,
     pid: child.pid,
     key: BENCH_KEY,
+    dataDir,
     startSeconds: (performance.now() - started) / 1000,
     async fetchBody(path) {
       const res = await fetch(base + path, { headers: { 'x-api-key': BENCH_KEY } });

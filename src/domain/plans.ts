@@ -25,6 +25,13 @@ export const PlanSchema = T.Object(
     per_minute: T.Union([T.Integer({ minimum: 1 }), T.Null()]),
     stream_connections: T.Integer({ minimum: 0 }),
     stream_subscriptions: T.Integer({ minimum: 0 }),
+    /**
+     * Client frames a key may send per 10 s over all its stream connections, reconnects included;
+     * omitted: 50 × stream_connections, at least 100 (streamBudgetOf).
+     */
+    stream_frames_per_10s: T.Optional(T.Integer({ minimum: 1 })),
+    /** Stream upgrade attempts a key may make per minute; omitted: 5 × stream_connections, at least 10. */
+    stream_connects_per_minute: T.Optional(T.Integer({ minimum: 1 })),
     /** Add-ons a key on this plan may be given. */
     addons: T.Array(T.Union(ADDONS.map((a) => T.Literal(a))), { uniqueItems: true }),
     /** Stock markets a key on this plan may enable (two-letter codes); omitted: every market. */
@@ -39,12 +46,29 @@ export const PlansFileSchema = T.Object({ plans: T.Array(PlanSchema, { minItems:
 const ALL_ADDONS = [...ADDONS];
 
 export const BUILT_IN_PLANS: readonly Plan[] = [
-  { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, addons: [], markets: ['US'] },
-  { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...GENERAL_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, addons: ALL_ADDONS },
-  { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...GENERAL_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: ALL_ADDONS },
-  { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...GENERAL_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, addons: ALL_ADDONS },
-  { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, addons: [] },
+  { name: 'free', description: 'Crypto, forex and US stocks; 3,000 calls per 30 days; no card', classes: ['crypto', 'forex', 'stocks'], quota: 3000, quota_window_days: 30, per_minute: null, stream_connections: 2, stream_subscriptions: 50, stream_frames_per_10s: 100, stream_connects_per_minute: 10, addons: [], markets: ['US'] },
+  { name: 'starter', description: 'Every asset class; 100,000 calls per 30 days, 300 per minute', classes: [...GENERAL_CLASSES], quota: 100_000, quota_window_days: 30, per_minute: 300, stream_connections: 10, stream_subscriptions: 500, stream_frames_per_10s: 500, stream_connects_per_minute: 50, addons: ALL_ADDONS },
+  { name: 'pro', description: 'Every asset class; 1,000,000 calls per 30 days, 1,500 per minute', classes: [...GENERAL_CLASSES], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, stream_frames_per_10s: 2500, stream_connects_per_minute: 250, addons: ALL_ADDONS },
+  { name: 'business', description: 'Every asset class; 20,000,000 calls per 30 days, 10,000 per minute', classes: [...GENERAL_CLASSES], quota: 20_000_000, quota_window_days: 30, per_minute: 10_000, stream_connections: 500, stream_subscriptions: 10_000, stream_frames_per_10s: 25_000, stream_connects_per_minute: 2500, addons: ALL_ADDONS },
+  { name: 'perpetuals', description: 'Perpetual futures composites plus crypto; 1,000,000 calls per 30 days', classes: ['perpetuals', 'crypto'], quota: 1_000_000, quota_window_days: 30, per_minute: 1500, stream_connections: 50, stream_subscriptions: 2000, stream_frames_per_10s: 2500, stream_connects_per_minute: 250, addons: [] },
 ];
+
+/** A key's stream budget over all its connections and reconnects (the plan's, or the default for a plans file without it). */
+export interface StreamBudget {
+  framesPer10s: number;
+  connectsPerMinute: number;
+}
+
+/**
+ * The defaults scale with the connections a plan allows: all of them may reconnect at once (a
+ * server restart) several times a minute, and each may send 50 frames per 10 s.
+ */
+export function streamBudgetOf(plan: Plan): StreamBudget {
+  return {
+    framesPer10s: plan.stream_frames_per_10s ?? Math.max(100, 50 * plan.stream_connections),
+    connectsPerMinute: plan.stream_connects_per_minute ?? Math.max(10, 5 * plan.stream_connections),
+  };
+}
 
 /** Whether the plan lets a key enable this stock market (spec: the free plan is US stocks only). */
 export function planOffersMarket(plan: Plan, market: string): boolean {

@@ -33,8 +33,8 @@ export const STREAM_CLOSE_CODES: readonly StreamCloseCode[] = [
   },
   {
     code: CLOSE_FLOOD,
-    reason: '`too many frames`, or `rate limit exceeded`',
-    when: "more than `max_frames_per_10s` client frames in 10 s; or a browser's keyless handshake past the per-address keyless limit; after a `rate_limited` error frame",
+    reason: '`too many frames`, `too many frames for this key`, or `rate limit exceeded`',
+    when: "more than `max_frames_per_10s` client frames in 10 s on the connection; or more than the plan's `stream_frames_per_10s` from the key over all its connections (its new connections then get 429 until the 10 s end); or a browser's keyless handshake past the per-address keyless limit; after a `rate_limited` error frame",
     by: 'server',
   },
   {

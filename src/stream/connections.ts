@@ -6,6 +6,7 @@
 import type { Server, ServerWebSocket, WebSocketHandler } from 'bun';
 import type { Clock } from '../clock.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import { StreamBudgets, type BudgetStanding } from '../auth/stream-budget.ts';
 import { classAccessDenied, type Account } from '../domain/account.ts';
 import { ApiError } from '../domain/errors.ts';
 import { normalizeSymbol } from '../domain/symbols.ts';
@@ -16,9 +17,9 @@ import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER }
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
 import { packObject } from './messages.ts';
-import { CHANNELS, errorFrame, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
+import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
-import { refusal } from './refusal.ts';
+import { HeldRefusals, refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 import type { DialectContext, DialectSession, KeyOutcome, RequestOutcome } from './compat/session.ts';
 
@@ -32,6 +33,11 @@ export interface StreamLimits {
   heartbeatMs: number;
   /** Ticks replayed per channel and symbol at most. */
   maxReplay: number;
+  /**
+   * How long a refusal for a spent budget (a key's, or an address's keyless limit) is held back
+   * before the 429 goes out; 0 answers at once.
+   */
+  overBudgetDelayMs: number;
 }
 
 export const DEFAULT_LIMITS: StreamLimits = {
@@ -41,10 +47,18 @@ export const DEFAULT_LIMITS: StreamLimits = {
   slowConsumerBytes: 1 << 20,
   heartbeatMs: 15_000,
   maxReplay: 5000,
+  overBudgetDelayMs: 1000,
 };
+
+/** Keyless refusals held back at once over all addresses; past these they are answered at once. */
+const MAX_PARKED_KEYLESS = 64;
 
 /** A connection's replay per 10 s, in units of `maxReplay` (one pair's worst case). */
 export const REPLAY_WINDOWS_PER_10S = 4;
+/** How often the budgets of keys gone quiet are forgotten. */
+const BUDGET_SWEEP_MS = 10_000;
+/** Whole seconds until a budget's window ends (at least 1), for Retry-After and messages. */
+const retryAfterS = (standing: BudgetStanding, nowMs: number) => Math.max(1, Math.ceil((standing.resetMs - nowMs) / 1000));
 /** How often buffered bytes are checked. */
 const SLOW_CONSUMER_CHECK_MS = 50;
 /**
@@ -69,6 +83,10 @@ export interface ConnData {
   subs: Map<string, Pair>;
   frames: number;
   windowStartMs: number;
+  /** The key's slot in the stream budgets (-1: no key yet, or a refused connection). */
+  budgetSlot: number;
+  /** Longest text frame parsed for this key (frameSizeLimit of its subscription limit); longer ones are refused unread. */
+  maxFrameChars: number;
   /** Ticks this connection may still have replayed in the current 10-second window. */
   replayLeft: number;
   /** Sweeps since the connection was found to be a slow consumer (null: it is not one). */
@@ -141,6 +159,10 @@ export function createStream(deps: StreamDeps) {
   const limits: StreamLimits = { ...DEFAULT_LIMITS, ...deps.limits };
   const open = new Set<ServerWebSocket<ConnData>>();
   const perKey = new Map<string, number>();
+  const budgets = new StreamBudgets(deps.clock);
+  const heldBack = new HeldRefusals(limits.overBudgetDelayMs);
+  /** Keyless refusals held back now (over all addresses). */
+  let parkedKeyless = 0;
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
@@ -167,7 +189,7 @@ export function createStream(deps: StreamDeps) {
    * REST); answers a JSON error when it cannot. Without a valid key, the client address is limited
    * by the server's one keyless limiter, shared with REST.
    */
-  function upgrade(req: Request, server: Server<ConnData>): Response | undefined {
+  function upgrade(req: Request, server: Server<ConnData>): Response | Promise<Response> | undefined {
     const url = new URL(req.url);
     const key = req.headers.get('x-api-key') ?? url.searchParams.get('apiKey');
     const auth = key ? deps.auth.authenticate(key) : null;
@@ -187,23 +209,41 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, replayLeft: 0, slowSweeps: null, refused, session: null };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
         }
       }
-      return refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
+      const response = refuse(status, message, rate, status === 429 ? deps.clock.nowMs() : undefined);
+      if (status !== 429 || parkedKeyless >= MAX_PARKED_KEYLESS) return response;
+      parkedKeyless++;
+      return heldBack.hold(response, () => parkedKeyless--);
     }
     const account = auth.account;
-    // Refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
+    // Every attempt of a key counts against its stream budget, whatever comes of it, so reconnecting
+    // cannot reset what a connection may do; a budget's refusal carries that budget's headers.
+    const slot = budgets.slotOf(account);
+    const connects = budgets.takeConnect(slot);
+    if (connects !== null) return refuseOverBudget(slot, `too many connection attempts for this key: at most ${connects.limit} per minute on its plan (${account.plan.name})`, connects);
+    const frames = budgets.frameStanding(slot);
+    if (frames.remaining === 0) return refuseOverBudget(slot, `this key has used its stream frames: at most ${frames.limit} client frames per 10 s over all its connections on its plan (${account.plan.name})`, frames);
+    // Other refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
     const keyRate = () => deps.auth.peek(account);
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
+  }
+
+  /** A key over one of its stream budgets: 429 with the wait in Retry-After and the message, held back when it may be. */
+  function refuseOverBudget(slot: number, message: string, standing: BudgetStanding): Response | Promise<Response> {
+    const now = deps.clock.nowMs();
+    const response = refuse(429, `${message}; retry in ${retryAfterS(standing, now)} s`, standing, now);
+    if (!budgets.park(slot)) return response;
+    return heldBack.hold(response, () => budgets.unpark(slot));
   }
 
   /**
@@ -211,7 +251,7 @@ export function createStream(deps: StreamDeps) {
    * frame (checkKey), and the connection counts under its key once admitted.
    */
   function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), replayLeft: 0, slowSweeps: null, refused: null, session };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -230,6 +270,9 @@ export function createStream(deps: StreamDeps) {
       if ((perKey.get(account.id) ?? 0) >= connectionLimit(account)) return false;
       ws.data.account = account;
       ws.data.replayLeft = replayBudget();
+      // Its frames count against the key's budget from now on (its upgrade came before the key).
+      ws.data.budgetSlot = budgets.slotOf(account);
+      budgets.hold(ws.data.budgetSlot);
       open.add(ws);
       counts.opened++;
       perKey.set(account.id, (perKey.get(account.id) ?? 0) + 1);
@@ -373,6 +416,7 @@ export function createStream(deps: StreamDeps) {
       open.add(ws);
       counts.opened++;
       perKey.set(ws.data.account.id, (perKey.get(ws.data.account.id) ?? 0) + 1);
+      budgets.hold(ws.data.budgetSlot);
       ws.subscribe(HEARTBEAT_TOPIC[ws.data.format as Format]);
       send(ws, {
         type: 'ready',
@@ -405,8 +449,14 @@ export function createStream(deps: StreamDeps) {
         ws.close(CLOSE_FLOOD, 'too many frames');
         return;
       }
+      const slot = ws.data.budgetSlot;
+      if (slot >= 0 && !budgets.takeFrame(slot, now)) return closeOverKeyBudget(ws, slot);
       if (ws.data.session !== null) return ws.data.session.message(ws, message, dialectContext);
       if (typeof message !== 'string') return fail(ws, 'bad_frame', 'send requests as JSON text frames', null);
+      // Parsing costs in proportion to the text: a frame longer than any this key could need is refused unread.
+      if (message.length > ws.data.maxFrameChars) {
+        return fail(ws, 'bad_frame', `frame of ${message.length} characters refused unread: at most ${ws.data.maxFrameChars} for this key (its limit of ${subscriptionLimit(ws.data.account)} channel × symbol pairs)`, null);
+      }
       const parsed = parseClientFrame(message);
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
       onRequest(ws, parsed.request);
@@ -416,11 +466,20 @@ export function createStream(deps: StreamDeps) {
       if (!open.delete(ws)) return;
       countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
       if (ws.data.session !== null) deps.hub.dialectConnections--;
+      if (ws.data.budgetSlot >= 0) budgets.release(ws.data.budgetSlot);
       const n = (perKey.get(ws.data.account.id) ?? 1) - 1;
       if (n <= 0) perKey.delete(ws.data.account.id);
       else perKey.set(ws.data.account.id, n);
     },
   };
+
+  /** The key's frames for this 10 s are used up: this connection is closed, and the key's new ones refused until the window ends. */
+  function closeOverKeyBudget(ws: ServerWebSocket<ConnData>, slot: number): void {
+    const standing = budgets.frameStanding(slot);
+    const wait = retryAfterS(standing, deps.clock.nowMs());
+    fail(ws, 'rate_limited', `more than ${standing.limit} frames in 10 seconds from this key over all its connections (its plan ${ws.data.account.plan.name}): closing; new connections are refused for ${wait} s`, null);
+    ws.close(CLOSE_FLOOD, 'too many frames for this key');
+  }
 
   const slowReason = () => `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`;
   const maxSlowSweeps = Math.ceil(SLOW_CONSUMER_CLOSE_WAIT_MS / SLOW_CONSUMER_CHECK_MS);
@@ -470,11 +529,12 @@ export function createStream(deps: StreamDeps) {
       return n;
     },
     start() {
-      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(sweepSlowConsumers, SLOW_CONSUMER_CHECK_MS)];
+      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(sweepSlowConsumers, SLOW_CONSUMER_CHECK_MS), setInterval(() => budgets.sweep(), BUDGET_SWEEP_MS)];
     },
     stop() {
       for (const t of timers) clearInterval(t);
       timers = [];
+      heldBack.answerAll();
       for (const ws of open) ws.close(CLOSE_GOING_AWAY, 'server shutting down');
     },
   };

@@ -78,6 +78,16 @@ function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.length <= MAX_LIST && value.every((v) => typeof v === 'string' && v.length <= STREAM_MAX_NAME);
 }
 
+/**
+ * The longest text frame worth parsing for a connection that may hold `maxPairs` channel × symbol
+ * pairs: 1 KiB for the action, channels and id, plus 128 characters a pair (a symbol up to 32
+ * characters in `symbols` and again in a per-channel `since` with its sequence number). Parsing is
+ * then bounded by what the frame could change, not by the 64 KiB the runtime lets through.
+ */
+export function frameSizeLimit(maxPairs: number): number {
+  return 1024 + 128 * maxPairs;
+}
+
 /** Parses one client text frame. */
 export function parseClientFrame(text: string): ParseResult {
   let frame: unknown;
