@@ -349,7 +349,7 @@ export function createStream(deps: StreamDeps) {
         snapshots++;
       }
       // A line with no live source says so at once (status.ts), so silence is never taken for a quiet market.
-      if (ws.data.session === null) sendStaleStatus(deps.store, pair, sendText);
+      sendStaleStatus(deps.store, pair, ws.data.session === null ? sendText : (text) => ws.data.session!.notice(ws, JSON.parse(text)));
       subs.set(key, pair);
       ws.subscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
     }

@@ -83,6 +83,14 @@ describe('a pair fed by one venue that dies', () => {
     // So is a subscriber to the whole channel.
     await using all = await subscribed(['*']);
     expect(await all.next((m) => m.type === 'status' && m.symbol === 'BTCUSD')).toMatchObject({ status: 'stale', snapshot: true });
+    // And a Massive subscriber, after its subscribe's success message.
+    await using lateMassive = await connectVendor(`${server.base.replace('http', 'ws')}/compat/massive/crypto`);
+    lateMassive.send({ action: 'auth', params: server.key });
+    await lateMassive.next((e) => e.status === 'auth_success');
+    lateMassive.send({ action: 'subscribe', params: 'XQ.BTC-USD' });
+    await lateMassive.next((e) => e.status === 'success');
+    expect(await lateMassive.next((e) => e.ev === 'status' && e.status === 'stale')).toEqual({ ev: 'status', status: 'stale', message: `XQ.BTC-USD: stale: no live source since ${new Date(stale.since).toISOString()}; the last quote stands` });
+    expect(lateMassive.frames.at(-1)).toEqual([{ ev: 'status', status: 'success', message: 'subscribed to: XQ.BTC-USD' }, { ev: 'status', status: 'stale', message: expect.any(String) }]);
 
     // The venue comes back: every subscriber hears it, and REST says so.
     await until(async () => venue.openConnections === 1, 'the feed to reconnect');

@@ -100,9 +100,14 @@ function quoteParamOf(entry: SymbolEntry): string | null {
 function freshnessStatus(entry: SymbolEntry, isStale: boolean, sources: number, sinceMs: number): string | null {
   const param = quoteParamOf(entry);
   if (param === null) return null;
+  return JSON.stringify([freshnessMessage(param, isStale, sources, sinceMs)]);
+}
+
+/** The vendor status message of a line's freshness, about the quote param (`XQ.BTC-USD`). */
+export function freshnessMessage(param: string, isStale: boolean, sources: number, sinceMs: number): { ev: 'status'; status: string; message: string } {
   const since = new Date(sinceMs).toISOString();
   const message = isStale ? `${param}: stale: no live source since ${since}; the last quote stands` : `${param}: live again since ${since} (${sources} source${sources === 1 ? '' : 's'})`;
-  return JSON.stringify([{ ev: 'status', status: isStale ? 'stale' : 'live', message }]);
+  return { ev: 'status', status: isStale ? 'stale' : 'live', message };
 }
 
 /** Ticks as Massive events: one event per frame, an array as the vendor batches them. */
