@@ -258,6 +258,8 @@ export interface Quote {
   bid_size: number | null;
   ask_size: number | null;
   timestamp: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
 }
 
 export interface LastTrade {
@@ -278,6 +280,8 @@ export interface SnapshotWithLastSize {
   prev_close: number | null;
   change: number | null;
   change_percent: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
   last_size: number | null;
 }
 
@@ -326,6 +330,8 @@ export interface Snapshot {
   prev_close: number | null;
   change: number | null;
   change_percent: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
 }
 
 export interface StockSymbols {
@@ -348,6 +354,8 @@ export interface SnapshotWithoutLastSize {
   prev_close: number | null;
   change: number | null;
   change_percent: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
 }
 
 export interface CompositeQuote {
@@ -404,6 +412,8 @@ export interface OvernightQuote {
   bid_size: number | null;
   ask_size: number | null;
   timestamp: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
   session_start: number | null;
   session_end: number | null;
   session_open: boolean;
@@ -431,6 +441,8 @@ export interface OvernightSnapshot {
   prev_close: number | null;
   change: number | null;
   change_percent: number | null;
+  /** mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame. */
+  stale: boolean;
   session_start: number | null;
   session_end: number | null;
   session_open: boolean;

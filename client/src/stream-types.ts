@@ -39,6 +39,24 @@ export interface TradeMessage {
 }
 
 /**
+ * The line of a subscribed quotes channel lost its last live source (`stale`: its last quote
+ * stands, no quotes follow) or regained one (`live`). Sent once per change, and at once on
+ * subscribe to a line that is already stale (`snapshot: true`); with none, a line is live.
+ */
+export interface StatusMessage {
+  type: 'status';
+  channel: Channel;
+  asset: string;
+  symbol: string;
+  status: 'stale' | 'live';
+  /** The live sources behind the line now: 0 when stale. */
+  sources: number;
+  /** When the line became stale or live, Unix ms (service clock). */
+  since: number;
+  snapshot?: true;
+}
+
+/**
  * Ticks `from`..`to` (inclusive) of the pair will never arrive on the stream: the server's replay
  * could not reach back that far (ring or replay limit), or its seq jumped. Fill the span from REST
  * bars if it matters.
@@ -85,7 +103,7 @@ export interface DroppedEvent {
   dropped: { channel: Channel; symbol: string; message: string }[];
 }
 
-export type StreamEvent = QuoteMessage | TradeMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
+export type StreamEvent = QuoteMessage | TradeMessage | StatusMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
 export type StreamEventType = StreamEvent['type'];
 
 /** A channel × symbol pair (`*`: every symbol of the channel). */

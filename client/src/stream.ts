@@ -8,7 +8,7 @@ import { EventQueue } from './event-queue.ts';
 import type { Channel } from './generated.ts';
 import { errorOf, type FetchLike } from './http.ts';
 import { ResumeState, type SubscribeFrame } from './resume-state.ts';
-import type { QuoteMessage, ReadyFrame, StreamEvent, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
+import type { QuoteMessage, ReadyFrame, StreamEvent, StatusMessage, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
 
 /** A WebSocket class with the standard interface: the global one, or `ws`'s on Node 18-21. */
 export type WebSocketConstructor = new (url: string) => object;
@@ -242,6 +242,8 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
       case 'quote':
       case 'trade':
         return this.onTick(frame as unknown as QuoteMessage | TradeMessage);
+      case 'status':
+        return this.emit(frame as unknown as StatusMessage);
       case 'heartbeat':
         return;
       case 'ready':

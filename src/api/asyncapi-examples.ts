@@ -83,6 +83,11 @@ export const STREAM_EXAMPLES: Record<string, { name: string; summary: string; pa
       payload: { type: 'trade', channel: 'perpetuals.trades', asset: 'perpetuals', symbol: 'BTCUSDT', price: 94812.77, size: 0.15, ts: 1772638204414, timestamp: 1772638204414, source_count: 6, seq: 1 },
     },
   ],
+  status: [
+    { name: 'stale', summary: 'the last venue feeding BTCUSD died: its last quote stands, no quotes follow', payload: { type: 'status', channel: 'crypto.quotes', asset: 'crypto', symbol: 'BTCUSD', status: 'stale', sources: 0, since: 1772638211021 } },
+    { name: 'live', summary: 'a venue quotes BTCUSD again', payload: { type: 'status', channel: 'crypto.quotes', asset: 'crypto', symbol: 'BTCUSD', status: 'live', sources: 1, since: 1772638274310 } },
+    { name: 'snapshot', summary: 'sent on subscribe to a line that is already stale, before the ack', payload: { type: 'status', channel: 'forex.quotes', asset: 'forex', symbol: 'EURUSD', status: 'stale', sources: 0, since: 1772638100000, snapshot: true } },
+  ],
   heartbeat: [{ name: 'plain', summary: 'every heartbeat_ms', payload: { type: 'heartbeat', ts: 1772638215000 } }],
   error: [
     { name: 'badJson', summary: 'a frame that is not JSON', payload: { type: 'error', code: 'bad_json', message: 'frame is not valid JSON' } },

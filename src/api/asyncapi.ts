@@ -5,7 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { STREAM_CLOSE_CODES } from '../domain/stream-close-codes.ts';
 import {
   STREAM_CLASSES, STREAM_ERROR_CODES, StreamEntitlementsChangedSchema, StreamErrorSchema, StreamHeartbeatSchema, StreamQuoteSchema, StreamReadySchema,
-  StreamSubscribedSchema, StreamSubscribeSchema, StreamTradeSchema, StreamUnsubscribedSchema, StreamUnsubscribeSchema,
+  StreamStatusSchema, StreamSubscribedSchema, StreamSubscribeSchema, StreamTradeSchema, StreamUnsubscribedSchema, StreamUnsubscribeSchema,
 } from '../domain/stream-frames.ts';
 import { VERSION } from '../version.ts';
 import { STREAM_EXAMPLES } from './asyncapi-examples.ts';
@@ -30,6 +30,7 @@ const SERVER_MESSAGES: MessageRow[] = [
   { key: 'unsubscribed', title: 'Unsubscribed', schema: StreamUnsubscribedSchema },
   { key: 'quote', title: 'Quote', schema: StreamQuoteSchema },
   { key: 'trade', title: 'Trade', schema: StreamTradeSchema },
+  { key: 'status', title: 'Status', schema: StreamStatusSchema },
   { key: 'heartbeat', title: 'Heartbeat', schema: StreamHeartbeatSchema },
   { key: 'entitlementsChanged', title: 'Entitlements changed', schema: StreamEntitlementsChangedSchema },
   { key: 'error', title: 'Error', schema: StreamErrorSchema },
@@ -39,7 +40,7 @@ const SERVER_MESSAGES: MessageRow[] = [
 export const STREAM_MESSAGES: readonly MessageRow[] = [...CLIENT_MESSAGES, ...SERVER_MESSAGES];
 
 /** Server messages the client does not ask for (the acks come as replies of its send operations). */
-const RECEIVED = ['ready', 'quote', 'trade', 'heartbeat', 'entitlementsChanged', 'error'];
+const RECEIVED = ['ready', 'quote', 'trade', 'status', 'heartbeat', 'entitlementsChanged', 'error'];
 
 const CHANNEL_REF = { $ref: '#/channels/stream' };
 const messageRef = (key: string) => ({ $ref: `#/channels/stream/messages/${key}` });
@@ -56,6 +57,8 @@ const CHANNEL_DESCRIPTION = [
   `Topics: subscribe frames name channels \`{class}.quotes\` and \`{class}.trades\` for the classes ${STREAM_CLASSES.map((c) => `\`${c}\``).join(', ')} (the \`StreamChannel\` schema), and symbols of that class, or \`*\` for all of them. The \`ready\` frame lists the channels the key's plan includes.`,
   '',
   '`seq` counts each symbol\'s quotes and trades separately, from 1, across restarts: resume after a reconnect with `since` (the last `seq` seen); the `subscribed` ack reports per pair where the replay starts (`first_seq`) and whether ticks are missing for good (`gap: true`: fill them from REST bars).',
+  '',
+  'Freshness: when a subscribed line loses its last live source (every venue feeding it went stale or was dropped, or none quoted within the stale window), its quotes channel gets a `status` frame with `status: "stale"`, and `status: "live"` when a source quotes it again. A subscription to a line that is already stale gets that `status` frame at once, before the ack. Silence after a `live` (or no status at all) is a quiet market, not a dead feed.',
   '',
   `Error codes: ${STREAM_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}. A frame with an error changes nothing.`,
   '',

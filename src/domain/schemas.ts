@@ -5,8 +5,14 @@ import { Type as T, type Static } from '@sinclair/typebox';
 const Num = T.Union([T.Number(), T.Null()]);
 const Str = T.Union([T.String(), T.Null()]);
 
+/** mds addition (not in the spec's tables): whether the line behind the values has lost its last live source. */
+export const Stale = T.Boolean({
+  description:
+    'mds addition: true when no live source stands behind the line now (every venue feeding it went stale, was dropped, or none has quoted within the stale window since the service started); the values are the last ones known. The stream says the same with a `status` frame.',
+});
+
 export const QuoteSchema = T.Object(
-  { symbol: Str, bid: Num, ask: Num, bid_size: Num, ask_size: Num, timestamp: Num },
+  { symbol: Str, bid: Num, ask: Num, bid_size: Num, ask_size: Num, timestamp: Num, stale: Stale },
   { $id: 'Quote', additionalProperties: false },
 );
 export type Quote = Static<typeof QuoteSchema>;
@@ -28,6 +34,7 @@ export const SnapshotSchema = T.Object(
     prev_close: Num,
     change: Num,
     change_percent: Num,
+    stale: Stale,
   },
   { $id: 'Snapshot', additionalProperties: false },
 );

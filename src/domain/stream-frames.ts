@@ -163,6 +163,25 @@ export const StreamTradeSchema = T.Object(
   { $id: 'StreamTrade', description: 'a trade (forex, indices and ETF lines have no tape: their trades channels stay quiet)', ...strict },
 );
 
+export const StreamStatusSchema = T.Object(
+  {
+    type: T.Literal('status'),
+    channel: QuoteChannel,
+    asset: Asset,
+    symbol: T.String({ description: 'canonical symbol' }),
+    status: literals(['stale', 'live'], { description: '`stale`: the line lost its last live source (every venue feeding it went stale or was dropped, or none quoted within the stale window); its last quote stands and no quotes follow until `live`. `live`: a source quotes it again' }),
+    sources: T.Integer({ minimum: 0, description: 'the live sources behind the line now: 0 when stale' }),
+    since: UnixMs,
+    snapshot: T.Optional(T.Literal(true, { description: 'sent on subscribe because the line is already stale, before the ack' })),
+  },
+  {
+    $id: 'StreamStatus',
+    description:
+      "mds addition: a subscribed line's freshness changed, on its quotes channel (`since`: when, service clock). A subscriber to a line that is already stale gets one at once, marked `snapshot: true`; without one, a line is live. REST quote and snapshot answers carry the same state as `stale`",
+    ...strict,
+  },
+);
+
 export const StreamHeartbeatSchema = T.Object({ type: T.Literal('heartbeat'), ts: UnixMs }, { $id: 'StreamHeartbeat', description: 'every `heartbeat_ms` to every connection, with a WebSocket ping', ...strict });
 
 export const StreamErrorCodeSchema = literals(STREAM_ERROR_CODES, { $id: 'StreamErrorCode' });
@@ -179,12 +198,13 @@ export const SERVER_FRAMES = {
   unsubscribed: [StreamUnsubscribedSchema, StreamEntitlementsChangedSchema],
   quote: [StreamQuoteSchema],
   trade: [StreamTradeSchema],
+  status: [StreamStatusSchema],
   heartbeat: [StreamHeartbeatSchema],
   error: [StreamErrorSchema],
 } as const satisfies Record<string, readonly TSchema[]>;
 
 export const StreamServerFrameSchema = T.Union(
-  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamHeartbeatSchema, StreamErrorSchema],
+  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamStatusSchema, StreamHeartbeatSchema, StreamErrorSchema],
   { $id: 'StreamServerFrame' },
 );
 export type StreamServerFrame = Static<typeof StreamServerFrameSchema>;

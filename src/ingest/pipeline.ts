@@ -13,6 +13,7 @@ import { usRegularSessionAt } from '../market/index.ts';
 import type { Store } from '../store/index.ts';
 import { BarBuilder } from './bar-builder.ts';
 import { COMPOSITE_RULES, compositeInto, type Composite, type CompositeRules } from './consolidators/perpetual-composite.ts';
+import { liveSourceCount, newestQuoteMs } from './consolidators/line-freshness.ts';
 import { VenueBook } from './consolidators/policies.ts';
 import { CLASS_OUTLIER_LIMIT, CLASS_QUOTE_POLICY, ETF_EXTENDED_MAX_SPREAD, QuoteConsolidator } from './consolidators/quote-consolidator.ts';
 import type { CompositeQuote, ConsolidatedQuote, VenueQuote, VenueTrade } from './ticks.ts';
@@ -27,6 +28,11 @@ export interface TickListener {
   /** `q` is reused for the next tick: read it during the call, copy it to keep it. */
   onQuote(entry: SymbolEntry, seq: number, q: ConsolidatedQuote, sourceCount: number | null): void;
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
+  /**
+   * The line lost its last live source (`isStale`) or regained one, at `sinceMs` (service clock);
+   * `liveSources` counts the sources behind it now (0 when stale). Called on changes only.
+   */
+  onStatus?(entry: SymbolEntry, isStale: boolean, liveSources: number, sinceMs: number): void;
 }
 
 /**
@@ -63,6 +69,13 @@ interface Line {
   published: CompositeQuote | null;
   hasPublished: boolean;
   lastTrade: CompositeTrade | null;
+  /** A live source stands behind the line (line-freshness.ts); false from the start until one quotes. */
+  isLive: boolean;
+  /**
+   * Newest uncrossed source quote time: the line is stale once it is older than the stale window.
+   * +Infinity on an edge's lines, whose freshness follows the quotes it applies.
+   */
+  newestSourceMs: number;
 }
 
 /** Told of every sweep that sealed due bars, with its time (the recorder, the cluster publisher). */
@@ -113,6 +126,13 @@ export class Pipeline {
     this.bars = new BarBuilder(store);
     for (const cls of ASSET_CLASSES) {
       for (const entry of store.registry.all(cls)) if (entry.listed) this.addLine(entry);
+    }
+    // A restart has no live source yet: every stored line is stale from now until one quotes.
+    const startMs = clock.nowMs();
+    for (const line of this.lines) {
+      if (line === undefined) continue;
+      store.setFreshness(line.entry.id, true, startMs, 0);
+      if (line.raw !== null) store.setFreshness(line.raw.entry.id, true, startMs, 0);
     }
   }
 
@@ -185,6 +205,7 @@ export class Pipeline {
     } catch (err) {
       this.opts.log?.(`error: sealing bars failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
+    this.markSilentLines(nowMs);
     this.opts.onSweep?.(nowMs);
     const listeners = this.sweepListeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!(nowMs);
@@ -213,15 +234,50 @@ export class Pipeline {
     if (line.book !== null) {
       line.book.set(source, tsMs, bid, ask, bidSize, askSize);
       this.publishComposite(line, tsMs);
-      return;
+    } else {
+      this.publishSpot(line, line.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
+      const raw = line.raw;
+      if (raw !== null) {
+        // The raw line follows one source: the lowest-numbered that quotes the pair (the first registered).
+        if (line.rawSource < 0 || source < line.rawSource) line.rawSource = source;
+        if (line.rawSource === source) {
+          this.publishSpot(raw, raw.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
+          if (bid < ask) this.sourceQuoted(raw, tsMs);
+        }
+      }
     }
-    this.publishSpot(line, line.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
-    const raw = line.raw;
-    if (raw !== null) {
-      // The raw line follows one source: the lowest-numbered that quotes the pair (the first registered).
-      if (line.rawSource < 0 || source < line.rawSource) line.rawSource = source;
-      if (line.rawSource === source) this.publishSpot(raw, raw.consolidator!.quoteFrom(source, tsMs, bid, ask, bidSize, askSize));
+    if (bid < ask) this.sourceQuoted(line, tsMs);
+  }
+
+  /** A source's uncrossed quote: the hot path keeps the newest time; only a stale line asks the clock. */
+  private sourceQuoted(line: Line, tsMs: number): void {
+    if (tsMs > line.newestSourceMs) line.newestSourceMs = tsMs;
+    if (line.isLive) return;
+    const nowMs = this.clock.nowMs();
+    // A closing book replayed with its old time is no live source.
+    if (nowMs - line.newestSourceMs > this.staleMs) return;
+    const book = line.book ?? line.consolidator!.venues;
+    this.setStatus(line, false, book === null ? 1 : liveSourceCount(book, nowMs, this.staleMs), nowMs);
+  }
+
+  /** Time-based staleness on the service clock: a live line whose newest source quote left the stale window. */
+  private markSilentLines(nowMs: number): void {
+    const lines = this.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      if (line === undefined) continue;
+      if (line.isLive && nowMs - line.newestSourceMs > this.staleMs) this.setStatus(line, true, 0, line.newestSourceMs + this.staleMs);
+      const raw = line.raw;
+      if (raw !== null && raw.isLive && nowMs - raw.newestSourceMs > this.staleMs) this.setStatus(raw, true, 0, raw.newestSourceMs + this.staleMs);
     }
+  }
+
+  /** Records the line's freshness and tells the listeners (a change only). */
+  private setStatus(line: Line, isStale: boolean, liveSources: number, sinceMs: number): void {
+    line.isLive = !isStale;
+    if (!this.store.setFreshness(line.entry.id, isStale, sinceMs, liveSources)) return;
+    const listeners = this.listeners;
+    for (let i = 0; i < listeners.length; i++) listeners[i]!.onStatus?.(line.entry, isStale, liveSources, sinceMs);
   }
 
   /**
@@ -271,6 +327,11 @@ export class Pipeline {
     if (line.book !== null) line.hasPublished = true;
     const listeners = this.listeners;
     for (let i = 0; i < listeners.length; i++) listeners[i]!.onQuote(line.entry, seq, q, sourceCount);
+    // An edge has no sources to judge: a line it is sent quotes for is live (not judged by time).
+    if (!line.isLive) {
+      line.newestSourceMs = Infinity;
+      this.setStatus(line, false, sourceCount ?? 1, this.clock.nowMs());
+    }
     return true;
   }
 
@@ -298,9 +359,19 @@ export class Pipeline {
     if (line.book !== null) {
       if (!line.book.clear(source)) return;
       this.publishComposite(line, nowMs);
-      return;
+    } else {
+      this.publishSpot(line, line.consolidator!.dropVenue(source, nowMs));
+      // The raw line follows this one source: without it, nothing stands behind the raw line.
+      const raw = line.raw;
+      if (raw !== null && source === line.rawSource && raw.isLive) {
+        raw.newestSourceMs = -Infinity;
+        this.setStatus(raw, true, 0, nowMs);
+      }
     }
-    this.publishSpot(line, line.consolidator!.dropVenue(source, nowMs));
+    const book = line.book ?? line.consolidator!.venues;
+    if (!line.isLive || book === null) return;
+    line.newestSourceMs = newestQuoteMs(book);
+    if (nowMs - line.newestSourceMs > this.staleMs) this.setStatus(line, true, 0, nowMs);
   }
 
   /** The perpetual composite as of `nowMs` (sources judged live at that instant), or null when no source is live. */
@@ -392,7 +463,7 @@ export class Pipeline {
     });
     const last = this.store.latest(entry.id)?.quote;
     if (last) consolidator.resumeAfter(last.tsMs);
-    const line: Line = { entry, consolidator, book: null, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null, rawSource: -1, scale: 0, published: null, hasPublished: false, lastTrade: null };
+    const line: Line = { entry, consolidator, book: null, barsFromMid: policy.barSource === 'mid', midScale: midScaleOf(entry.decimals), hasVolume: policy.hasVolume, raw: null, rawSource: -1, scale: 0, published: null, hasPublished: false, lastTrade: null, isLive: false, newestSourceMs: -Infinity };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;
@@ -402,7 +473,7 @@ export class Pipeline {
     const lastTsMs = this.store.latest(entry.id)?.quote?.tsMs ?? -Infinity;
     const published: CompositeQuote = { tsMs: lastTsMs, bid: NaN, ask: NaN, bidSize: null, askSize: null, sourceCount: 0 };
     // Bars from the composite mid equal the served mark (two decimals finer than the instrument).
-    const line: Line = { entry, consolidator: null, book: new VenueBook(), barsFromMid: true, midScale: midScaleOf(entry.decimals, 2), hasVolume: false, raw: null, rawSource: -1, scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null };
+    const line: Line = { entry, consolidator: null, book: new VenueBook(), barsFromMid: true, midScale: midScaleOf(entry.decimals, 2), hasVolume: false, raw: null, rawSource: -1, scale: 10 ** (entry.decimals + 1), published, hasPublished: false, lastTrade: null, isLive: false, newestSourceMs: -Infinity };
     this.lines[entry.id] = line;
     this.bars.track(entry.id, alignmentFor(entry));
     return line;

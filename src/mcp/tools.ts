@@ -100,12 +100,15 @@ const BARS = '/{class}/agg/:symbol/:multiplier/:timespan/:from/:to';
 const LIST = '/{class}/symbols';
 
 const PRICE_NOTE = 'Prices are in the quote currency; timestamps are Unix milliseconds (UTC).';
+const STALE_NOTE = '`stale: true` means no live source feeds the symbol now (its venues went stale or stopped quoting): the values are the last known, not current; the text says STALE.';
+/** The freshness mark of a quote or snapshot answer, in the tool's text (perpetual composites carry none: they are never stale). */
+const staleMark = (b: Record<string, unknown>) => (b.stale === true ? ' [STALE: no live source; last known values]' : '');
 
 export const TOOLS: readonly ToolDef[] = [
   {
     name: 'get_quotes',
     title: 'Latest quotes',
-    description: `Latest bid/ask (with sizes where the class has them) of one or several symbols of one class, as GET /{class}/quote/{symbol} answers each. ${PRICE_NOTE} At most ${MCP_MAX_QUOTES} symbols per call; each counts as one REST call against the key's quota.`,
+    description: `Latest bid/ask (with sizes where the class has them) of one or several symbols of one class, as GET /{class}/quote/{symbol} answers each. ${PRICE_NOTE} ${STALE_NOTE} At most ${MCP_MAX_QUOTES} symbols per call; each counts as one REST call against the key's quota.`,
     inputSchema: Type.Object(
       {
         class: Type.Union(classesOf(classRows('/{class}/quote/:symbol'), '/{class}/quote/:symbol').map((c) => Type.Literal(c)), { description: 'asset class' }),
@@ -116,11 +119,11 @@ export const TOOLS: readonly ToolDef[] = [
     run: async (get, args) => {
       const quotes: Record<string, unknown>[] = [];
       for (const symbol of args.symbols as string[]) quotes.push((await get(pathOf('/{class}/quote/:symbol', { ...args, symbol }, []))) as Record<string, unknown>);
-      return { structured: { quotes }, text: quotes.map((q) => `${q.symbol}: bid ${q.bid} ask ${q.ask} at ${new Date(Number(q.timestamp)).toISOString()}`).join('\n') };
+      return { structured: { quotes }, text: quotes.map((q) => `${q.symbol}: bid ${q.bid} ask ${q.ask} at ${new Date(Number(q.timestamp)).toISOString()}${staleMark(q)}`).join('\n') };
     },
   },
   mirror('get_last_trade', 'Last trade', '/{class}/trade/last/:symbol', `The last trade of a symbol (price, size, time), as GET /{class}/trade/last/{symbol}. ${PRICE_NOTE}`, (b) => `${b.symbol}: last ${b.price} (size ${b.size}) at ${new Date(Number(b.timestamp)).toISOString()}`),
-  mirror('get_snapshot', 'Snapshot', '/{class}/snapshot/:symbol', `Quote, last trade, today's bar and the previous close of a symbol in one answer, as GET /{class}/snapshot/{symbol}. ${PRICE_NOTE} Changes are in percent.`, (b) => `${b.symbol}: bid ${b.bid} ask ${b.ask}, last ${b.last_price}, previous close ${b.prev_close}`),
+  mirror('get_snapshot', 'Snapshot', '/{class}/snapshot/:symbol', `Quote, last trade, today's bar and the previous close of a symbol in one answer, as GET /{class}/snapshot/{symbol}. ${PRICE_NOTE} Changes are in percent. ${STALE_NOTE}`, (b) => `${b.symbol}: bid ${b.bid} ask ${b.ask}, last ${b.last_price}, previous close ${b.prev_close}${staleMark(b)}`),
   {
     name: 'get_bars',
     title: 'Bars in a range',

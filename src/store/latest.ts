@@ -25,6 +25,15 @@ export interface LatestState {
   tradeSeq: number;
   /** Bumped on every change: lets serializers reuse encoded bodies until it moves. */
   version: number;
+  /**
+   * True while no live source stands behind the line (all stale, cleared, or none since the
+   * service started). Memory only: a restart starts every line stale until a source quotes.
+   */
+  isStale: boolean;
+  /** When the line last changed between stale and live (service clock, Unix ms); 0 before the first change. */
+  freshnessSinceMs: number;
+  /** Sources that counted when the line last became live; 0 while stale. */
+  liveSources: number;
 }
 
 export class LatestStore {
@@ -38,7 +47,7 @@ export class LatestStore {
     // Schema 1 kept the latest state in its own records; an upgrade reads them once.
     for (const { key, value } of dbs.latest.getRange()) {
       const saved = value as Partial<LatestState>;
-      this.states[key] = { quote: saved.quote ?? null, trade: saved.trade ?? null, quoteSeq: saved.quoteSeq ?? 0, tradeSeq: saved.tradeSeq ?? 0, version: 1 };
+      this.states[key] = { quote: saved.quote ?? null, trade: saved.trade ?? null, quoteSeq: saved.quoteSeq ?? 0, tradeSeq: saved.tradeSeq ?? 0, version: 1, isStale: true, freshnessSinceMs: 0, liveSources: 0 };
     }
     for (const [symId, rec] of live.saved) this.states[symId] = savedLatest(rec);
   }
@@ -51,12 +60,26 @@ export class LatestStore {
   edit(symId: number): LatestState {
     let state = this.states[symId];
     if (!state) {
-      state = { quote: null, trade: null, quoteSeq: 0, tradeSeq: 0, version: 0 };
+      state = { quote: null, trade: null, quoteSeq: 0, tradeSeq: 0, version: 0, isStale: true, freshnessSinceMs: 0, liveSources: 0 };
       this.states[symId] = state;
     }
     state.version++;
     this.live.touch(symId);
     return state;
+  }
+
+  /**
+   * The line lost its last live source (`isStale`) or regained one: memory only (no write), but
+   * the version moves so cached bodies are made again. False when the symbol has no state yet.
+   */
+  setFreshness(symId: number, isStale: boolean, sinceMs: number, liveSources: number): boolean {
+    const state = this.states[symId];
+    if (state === undefined) return false;
+    state.isStale = isStale;
+    state.freshnessSinceMs = sinceMs;
+    state.liveSources = liveSources;
+    state.version++;
+    return true;
   }
 
   /** Every symbol with a state. */

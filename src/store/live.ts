@@ -140,6 +140,10 @@ export function savedLatest(rec: Float64Array): LatestState {
     quoteSeq: rec[0]!,
     tradeSeq: rec[1]!,
     version: 1,
+    // Freshness is not kept: after a restart no source has quoted yet.
+    isStale: true,
+    freshnessSinceMs: 0,
+    liveSources: 0,
   };
 }
 

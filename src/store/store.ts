@@ -134,6 +134,11 @@ export class Store {
     return this.latestStore.get(symId);
   }
 
+  /** The ingest path's word on whether a live source stands behind the line (memory only); false when the symbol has no state. */
+  setFreshness(symId: number, isStale: boolean, sinceMs: number, liveSources: number): boolean {
+    return this.latestStore.setFreshness(symId, isStale, sinceMs, liveSources);
+  }
+
   /** Records a consolidated quote: latest state and the ticks ring. Returns its sequence number. */
   appendQuote(symId: number, tsMs: number, bid: number, ask: number, bidSize: number | null, askSize: number | null): number {
     const state = this.latestStore.edit(symId);

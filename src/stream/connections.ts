@@ -19,6 +19,7 @@ import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } 
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
+import { sendStaleStatus } from './status.ts';
 import { HeldRefusals, refusal } from './refusal.ts';
 import { activeSubscriptions, applyKeyChanges } from './key-changes.ts';
 import type { DialectContext, DialectSession, KeyOutcome, RequestOutcome } from './compat/session.ts';
@@ -390,6 +391,8 @@ export function createStream(deps: StreamDeps) {
       } else if (req.snapshot && pair.entry && snapshotPair(deps.store, pair, sendText)) {
         snapshots++;
       }
+      // A line with no live source says so at once (status.ts), so silence is never taken for a quiet market.
+      sendStaleStatus(deps.store, pair, ws.data.session === null ? sendText : (text) => ws.data.session!.notice(ws, JSON.parse(text)));
       subs.set(key, pair);
       ws.subscribe(topicOf(fmt, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
     }

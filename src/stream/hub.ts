@@ -8,7 +8,7 @@ import type { Server } from 'bun';
 import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
-import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, tradeJson } from './messages.ts';
+import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, statusJson, tradeJson } from './messages.ts';
 
 export type Format = 'json' | 'msgpack';
 /** Who a topic is encoded for: a native format, or a compatibility dialect (`~massive`, ...). */
@@ -29,6 +29,8 @@ export interface DialectEncoder {
   bar?(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): string | Uint8Array | null;
   /** The day's bar in progress, updated by a sealed minute. */
   dailyBar?(entry: SymbolEntry, day: Readonly<Bar>): string | Uint8Array | null;
+  /** The line lost its last live source or regained one (sent on its quotes channel); absent: the dialect has no such event. */
+  status?(entry: SymbolEntry, isStale: boolean, sources: number, sinceMs: number): string | Uint8Array | null;
 }
 
 export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } as const;
@@ -40,6 +42,7 @@ export const HEARTBEAT_TOPIC = { json: 'j|heartbeat', msgpack: 'm|heartbeat' } a
 export interface TickSink {
   onQuote(entry: SymbolEntry, seq: number, q: QuoteValues, sourceCount: number | null): void;
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void;
+  onStatus(entry: SymbolEntry, isStale: boolean, liveSources: number, sinceMs: number): void;
 }
 
 /** What the ingest path calls for each sealed minute bar (its BarListener shape). */
@@ -109,6 +112,20 @@ export class StreamHub implements TickSink, BarSink {
       () => tradeJson(channel, entry.assetClass, entry.symbol, seq, price, size, tsMs),
       () => ({ type: 'trade', channel, asset: entry.assetClass, symbol: entry.symbol, price, size, ts: tsMs, timestamp: tsMs, seq }),
     );
+  }
+
+  /** A line lost its last live source or regained one: a `status` frame on its quotes channel (rare: no per-tick cost). */
+  onStatus(entry: SymbolEntry, isStale: boolean, liveSources: number, sinceMs: number): void {
+    const channel = `${entry.assetClass}.quotes`;
+    if (this.dialectConnections > 0) {
+      for (const d of this.dialects) {
+        const status = d.status;
+        if (status) this.fanOutDialect(d.audience, channel, entry.symbol, () => status(entry, isStale, liveSources, sinceMs));
+      }
+    }
+    let text: string | null = null;
+    const json = () => (text ??= statusJson(channel, entry.assetClass, entry.symbol, isStale, liveSources, sinceMs));
+    this.fanOut(channel, entry.symbol, json, () => JSON.parse(json()) as Record<string, unknown>);
   }
 
   /** Once per symbol and minute; only dialects have bar channels. */

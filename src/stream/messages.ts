@@ -22,6 +22,14 @@ export function compositeTradeJson(channel: string, asset: string, symbol: strin
   return `{"type":"trade","channel":"${channel}","asset":"${asset}","symbol":"${symbol}","price":${price},"size":${size},"ts":${tsMs},"timestamp":${tsMs},"source_count":${sourceCount},"seq":${seq}}`;
 }
 
+/**
+ * A line lost its last live source (`stale`) or regained one (`live`), sent on the symbol's quotes
+ * channel; `snapshot` marks the one sent on subscribe to a line that is already stale.
+ */
+export function statusJson(channel: string, asset: string, symbol: string, isStale: boolean, sources: number, sinceMs: number, isSnapshot = false): string {
+  return `{"type":"status","channel":"${channel}","asset":"${asset}","symbol":"${symbol}","status":"${isStale ? 'stale' : 'live'}","sources":${sources},"since":${sinceMs}${isSnapshot ? ',"snapshot":true' : ''}}`;
+}
+
 /** The same message as msgpack: the JSON object's fields and order. */
 export function toMsgpack(json: string): Uint8Array {
   return packr.pack(JSON.parse(json));

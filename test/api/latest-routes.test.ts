@@ -24,7 +24,7 @@ describe.each(SAMPLES)('%s quote, trade and snapshot', (cls, symbol) => {
     const { status, body } = await server.json(`/${cls}/quote/${encodeURIComponent(' ' + symbol.toLowerCase() + ' ')}`);
     expect(status).toBe(200);
     expect(Value.Check(QuoteSchema, body)).toBe(true);
-    expect(Object.keys(body)).toEqual(['symbol', 'bid', 'ask', 'bid_size', 'ask_size', 'timestamp']);
+    expect(Object.keys(body)).toEqual(['symbol', 'bid', 'ask', 'bid_size', 'ask_size', 'timestamp', 'stale']);
     expect(body.symbol).toBe(symbol);
     expect(body.bid).toBeLessThan(body.ask);
     expect(body.timestamp).toBeGreaterThan(Date.parse('2026-03-01'));

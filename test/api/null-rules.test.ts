@@ -1,6 +1,6 @@
 // The spec's null rules and last-trade fallbacks over real HTTP, on a store holding exactly what
 // each rule needs (written before the server starts, served with no feed): change metrics null
-// without a previous close, change_percent null when it is 0, the stocks and commodity mid
+// without a previous close (every value `stale`: no feed stands behind it), change_percent null when it is 0, the stocks and commodity mid
 // fallbacks, an index snapshot's null last_size, an empty symbol's 404s. Then, with the simulator's
 // history, prev with interval=4h for a US stock is the range route's 13:30 bar ending at the close.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
@@ -46,13 +46,13 @@ describe('snapshot change metrics', () => {
   test('without a daily bar, prev_close, change and change_percent are null (not left out)', async () => {
     const { status, body } = await server.json('/stocks/snapshot/US:AAPL');
     expect(status).toBe(200);
-    expect(body).toEqual({ symbol: 'US:AAPL', bid: 270.01, ask: 270.04, bid_size: 600, ask_size: 700, last_price: 270.025, last_timestamp: QUOTE_TS, prev_close: null, change: null, change_percent: null });
+    expect(body).toEqual({ symbol: 'US:AAPL', bid: 270.01, ask: 270.04, bid_size: 600, ask_size: 700, last_price: 270.025, last_timestamp: QUOTE_TS, prev_close: null, change: null, change_percent: null, stale: true });
   });
 
   test('with a previous close of 0, change is computed and change_percent is null', async () => {
     const { status, body } = await server.json('/stocks/snapshot/US:MSFT');
     expect(status).toBe(200);
-    expect(body).toEqual({ symbol: 'US:MSFT', bid: 400.1, ask: 400.3, bid_size: 100, ask_size: 100, last_price: 400.2, last_timestamp: QUOTE_TS, prev_close: 0, change: 400.2, change_percent: null });
+    expect(body).toEqual({ symbol: 'US:MSFT', bid: 400.1, ask: 400.3, bid_size: 100, ask_size: 100, last_price: 400.2, last_timestamp: QUOTE_TS, prev_close: 0, change: 400.2, change_percent: null, stale: true });
   });
 });
 
@@ -84,7 +84,7 @@ describe('index snapshot', () => {
   test('carries last_size: null when no trade size is known', async () => {
     const { status, body } = await server.json('/indices/snapshot/US500');
     expect(status).toBe(200);
-    expect(body).toEqual({ symbol: 'US500', bid: 6800.25, ask: 6800.75, bid_size: 1, ask_size: 1, last_price: 6800.5, last_size: null, last_timestamp: QUOTE_TS, prev_close: null, change: null, change_percent: null });
+    expect(body).toEqual({ symbol: 'US500', bid: 6800.25, ask: 6800.75, bid_size: 1, ask_size: 1, last_price: 6800.5, last_size: null, last_timestamp: QUOTE_TS, prev_close: null, change: null, change_percent: null, stale: true });
   });
 });
 

@@ -88,7 +88,7 @@ describe('in the session (Wednesday night, 22:20 New York)', () => {
     const { status, body } = await server.json('/overnight/quote/%20us:aapl%20');
     expect(status).toBe(200);
     expect(Value.Check(OvernightQuoteSchema, body)).toBe(true);
-    expect(Object.keys(body)).toEqual(['symbol', 'bid', 'ask', 'bid_size', 'ask_size', 'timestamp', 'session_start', 'session_end', 'session_open']);
+    expect(Object.keys(body)).toEqual(['symbol', 'bid', 'ask', 'bid_size', 'ask_size', 'timestamp', 'stale', 'session_start', 'session_end', 'session_open']);
     expect(body).toMatchObject({ symbol: 'US:AAPL', ...TONIGHT, session_open: true });
     expect(body.timestamp).toBeGreaterThanOrEqual(TONIGHT.session_start);
     expect(body.bid).toBeLessThan(body.ask);

@@ -89,7 +89,11 @@ describe('/console in Chromium', () => {
   let server: TestServer;
   let chromium: TestBrowser;
   let base: string;
-  const venue = new FakeFeed('venue-a', [{ assetClass: 'crypto', symbol: 'BTCUSD', venueSymbol: 'BTC-USD' }]);
+  // ZZZUSD is this venue's alone (the simulator does not quote it): the stale-row test kills it.
+  const venue = new FakeFeed('venue-a', [
+    { assetClass: 'crypto', symbol: 'BTCUSD', venueSymbol: 'BTC-USD' },
+    { assetClass: 'crypto', symbol: 'ZZZUSD', venueSymbol: 'ZZZ-USD', name: 'Zed test coin', decimals: 2 },
+  ]);
   const broken = new FakeFeed('venue-b', [{ assetClass: 'crypto', symbol: 'ETHUSD', venueSymbol: 'ETH-USD' }], { failStart: 'throw' });
 
   beforeAll(async () => {
@@ -242,6 +246,60 @@ describe('/console in Chromium', () => {
       await own[Symbol.asyncDispose]();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }, 90_000);
+
+  test('a row whose line loses its last live source looks stale, live again when it quotes, and stale on a fresh page', async () => {
+    // The server's clock (a shifted one): the newest simulated quote's time.
+    const serverNow = async () => (await server.json<{ timestamp: number }>('/crypto/quote/BTCUSD')).body.timestamp;
+    venue.quote('ZZZUSD', await serverNow(), 10, 10.02);
+    const context = await chromium.browser.createBrowserContext();
+    const { page, watch, errors } = await openPage(chromium.browser, context);
+    await page.goto(`${base}/console`, { waitUntil: 'load' });
+    await enterKey(page, server.key);
+    await page.waitForSelector('#watchlist tr[data-symbol="BTCUSD"]');
+    await page.keyboard.press('/');
+    await page.keyboard.type('ZZZUSD');
+    await page.waitForSelector('#search-results li[data-symbol="ZZZUSD"][aria-selected="true"]');
+    await page.keyboard.press('Enter');
+    const row = '#watchlist tr[data-symbol="ZZZUSD"]';
+    await page.waitForSelector(`${row}[data-stale="false"]`);
+    const liveBid = await text(page, `${row} td:nth-of-type(1)`);
+    expect(liveBid).toMatch(/^10\.0+$/);
+    const look = (sel: string) => page.$eval(sel, (el) => {
+      const w = globalThis as unknown as { getComputedStyle(e: unknown): { color: string; textDecorationLine: string } };
+      const style = w.getComputedStyle(el);
+      return { color: style.color, line: style.textDecorationLine };
+    });
+    const liveLook = await look(`${row} td:nth-of-type(1)`);
+    expect(liveLook.line).toBe('none');
+
+    // The venue's line dies: the row turns stale from the stream's status frame, its last values kept.
+    venue.stale('ZZZUSD');
+    await page.waitForSelector(`${row}.stale[data-stale="true"]`);
+    expect(await text(page, `${row} td:nth-of-type(5)`)).toBe('stale');
+    expect(await text(page, `${row} td:nth-of-type(1)`)).toBe(liveBid);
+    const staleLook = await look(`${row} td:nth-of-type(1)`);
+    expect(staleLook.line).toBe('line-through');
+    expect(staleLook.color).not.toBe(liveLook.color);
+    expect(await page.$eval(row, (el) => (el as unknown as { getAttribute(n: string): string }).getAttribute('aria-label'))).toContain('stale: no live source');
+    // Other rows stay live.
+    expect(await page.$(`#watchlist tr[data-symbol="BTCUSD"].stale`)).toBeNull();
+
+    // It quotes again: live again.
+    venue.quote('ZZZUSD', await serverNow(), 10.01, 10.03);
+    await page.waitForSelector(`${row}[data-stale="false"]:not(.stale)`);
+    expect((await look(`${row} td:nth-of-type(1)`)).line).toBe('none');
+
+    // Stale again, then a fresh page (the saved watchlist): the row starts stale from REST's snapshot.
+    venue.stale('ZZZUSD');
+    await page.waitForSelector(`${row}.stale`);
+    const fresh = await openPage(chromium.browser, context);
+    await fresh.page.goto(`${base}/console`, { waitUntil: 'load' });
+    await enterKey(fresh.page, server.key);
+    await fresh.page.waitForSelector(`${row}.stale[data-stale="true"]`);
+    expect(await text(fresh.page, `${row} td:nth-of-type(5)`)).toBe('stale');
+    expect([...watch.errors, ...errors, ...fresh.watch.errors, ...fresh.errors]).toEqual([]);
+    await context.close();
   }, 90_000);
 
   test('a bad key gets a clear message and the form again', async () => {

@@ -53,6 +53,12 @@ describe('mds mcp over stdio', () => {
     const missing = await call(client, 'get_last_trade', { class: 'crypto', symbol: 'NOPEUSD' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^404: /);
+    // No feed runs here: the stored quote is served marked stale, in the text as in the structured answer.
+    const quotes = await call(client, 'get_quotes', { class: 'crypto', symbols: ['BTCUSD'] });
+    expect((quotes.structuredContent as { quotes: { stale: boolean }[] }).quotes[0]!.stale).toBe(true);
+    expect(textOf(quotes)).toMatch(/^BTCUSD: bid .* \[STALE: no live source; last known values\]$/);
+    expect(textOf(await call(client, 'get_snapshot', { class: 'crypto', symbol: 'BTCUSD' }))).toContain('[STALE');
+    expect(tools.find((t) => t.name === 'get_quotes')!.description).toContain('`stale: true` means no live source feeds the symbol now');
     const markets = await client.readResource({ uri: 'mds://symbols/forex' });
     expect(JSON.parse((markets.contents[0] as { text: string }).text).symbols.length).toBeGreaterThan(10);
   }, 30_000);

@@ -113,7 +113,7 @@ describe('live state and ticks ring', () => {
     await dbs.root.close();
 
     let store = Store.open({ dataDir: dir.path });
-    expect(store.latest(7)).toEqual({ quote: { bid: 170, ask: 171, bidSize: 70, askSize: null, tsMs: T0 + 70 }, trade: { price: 170.5, size: 2, tsMs: T0 + 69 }, quoteSeq: 70, tradeSeq: 1, version: 1 });
+    expect(store.latest(7)).toEqual({ quote: { bid: 170, ask: 171, bidSize: 70, askSize: null, tsMs: T0 + 70 }, trade: { price: 170.5, size: 2, tsMs: T0 + 69 }, quoteSeq: 70, tradeSeq: 1, version: 1, isStale: true, freshnessSinceMs: 0, liveSources: 0 });
     expect(store.ticksSince(7, 'quote', 0, 100)).toEqual(quotes);
     expect(store.openBar(7, '1m')).toEqual({ t: T0, o: 1, h: 2, l: 0.5, c: 1.5, v: 3 });
     expect(store.openBar(9, '1d')).toEqual({ t: T0 - 15.5 * 3_600_000, o: 4, h: 5, l: 3, c: 4.5, v: null });

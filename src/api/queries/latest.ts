@@ -17,6 +17,7 @@ interface EncodedQuote {
   bidSize: number | null;
   askSize: number | null;
   tsMs: number;
+  isStale: boolean;
   body: string;
 }
 
@@ -26,13 +27,15 @@ const encodedQuotes = new Map<number, EncodedQuote>();
 
 /** The quote as its JSON body, re-encoded only when the quote has changed since the last call. */
 export function quoteBody(deps: ApiDeps, entry: SymbolEntry): string {
-  const q = deps.store.latest(entry.id)?.quote;
+  const state = deps.store.latest(entry.id);
+  const q = state?.quote;
   if (!q) throw new ApiError('NO_QUOTE');
+  const isStale = state!.isStale;
   const hit = encodedQuotes.get(entry.id);
   // Compared field by field, not by object identity: the store may update a quote in place.
-  if (hit && hit.entry === entry && hit.tsMs === q.tsMs && hit.bid === q.bid && hit.ask === q.ask && hit.bidSize === q.bidSize && hit.askSize === q.askSize) return hit.body;
-  const body = JSON.stringify({ symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, timestamp: q.tsMs } satisfies Quote);
-  encodedQuotes.set(entry.id, { entry, bid: q.bid, ask: q.ask, bidSize: q.bidSize, askSize: q.askSize, tsMs: q.tsMs, body });
+  if (hit && hit.entry === entry && hit.tsMs === q.tsMs && hit.bid === q.bid && hit.ask === q.ask && hit.bidSize === q.bidSize && hit.askSize === q.askSize && hit.isStale === isStale) return hit.body;
+  const body = JSON.stringify({ symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, timestamp: q.tsMs, stale: isStale } satisfies Quote);
+  encodedQuotes.set(entry.id, { entry, bid: q.bid, ask: q.ask, bidSize: q.bidSize, askSize: q.askSize, tsMs: q.tsMs, isStale, body });
   return body;
 }
 
@@ -67,7 +70,8 @@ export function prevCloseOf(deps: ApiDeps, entry: SymbolEntry): number | null {
 }
 
 export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {
-  const q = deps.store.latest(entry.id)?.quote ?? null;
+  const state = deps.store.latest(entry.id);
+  const q = state?.quote ?? null;
   const last = lastTradeOrFallback(deps, entry);
   const prevClose = prevCloseOf(deps, entry);
   const lastPrice = last?.trade.price ?? null;
@@ -83,6 +87,7 @@ export function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Snapshot {
     prev_close: prevClose,
     change,
     change_percent: changePercent,
+    stale: state?.isStale ?? true,
   };
   const rule = CLASS_POLICY[entry.assetClass].snapshotLastSize;
   if (rule === 'always') snapshot.last_size = last && !last.isFallback ? last.trade.size : null;
@@ -100,5 +105,6 @@ function orderSnapshot(s: Snapshot): Snapshot {
   ordered.prev_close = s.prev_close;
   ordered.change = s.change;
   ordered.change_percent = s.change_percent;
+  ordered.stale = s.stale;
   return ordered;
 }

@@ -251,7 +251,8 @@ export class ChartPanel {
   }
 
   private onTick(t: Tick): void {
-    if (t.snapshot) return; // the latest tick before subscribing: already in the bars read
+    // The latest tick before subscribing is already in the bars read; freshness is the watchlist's to show.
+    if (t.snapshot || t.type === 'status') return;
     const price = t.type === 'trade' ? t.price : (t.bid + t.ask) / 2;
     const size = t.type === 'trade' ? (t.size ?? 0) : 0;
     // Series that trade in sessions: a tick outside them makes no bar (the server makes none).

@@ -3,10 +3,11 @@
 // for the pairs it shows, and a pair stays subscribed while anyone still wants it.
 import type { Channel } from '../../../client/src/generated.ts';
 import type { MdsStream } from '../../../client/src/index.ts';
-import type { QuoteMessage, TradeMessage } from '../../../client/src/stream-types.ts';
+import type { QuoteMessage, StatusMessage, TradeMessage } from '../../../client/src/stream-types.ts';
 import type { AssetClass } from './api.ts';
 
-export type Tick = QuoteMessage | TradeMessage;
+/** What a watcher of a pair is told: its ticks, and (on a quotes channel) its line's freshness changes. */
+export type Tick = QuoteMessage | TradeMessage | StatusMessage;
 type TickListener = (tick: Tick) => void;
 
 export type LiveState =
@@ -25,6 +26,7 @@ export class Live {
   constructor(private readonly stream: MdsStream) {
     stream.on('quote', (q) => this.dispatch(q));
     stream.on('trade', (t) => this.dispatch(t));
+    stream.on('status', (s) => this.dispatch(s));
     stream.on('connected', () => this.setState({ kind: 'live', reconnects: stream.stats.reconnects }));
     stream.on('disconnected', (d) => {
       this.setState(d.reconnectInMs === null ? { kind: 'closed', code: d.code, reason: d.reason } : { kind: 'waiting', code: d.code, reason: d.reason, retryInMs: d.reconnectInMs });

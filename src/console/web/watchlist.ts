@@ -1,7 +1,9 @@
 // The watchlist: a live quote board. Each row starts from the class's snapshot route (its values,
 // the previous close for the change, and the canonical symbol of an alias), then follows the
 // stream's quotes and trades for the pair. Updates are drawn once per animation frame, and a cell
-// whose value moved flashes green or red. Symbols are added by search across the key's classes.
+// whose value moved flashes green or red. A row whose line has no live source (the snapshot's
+// `stale`, then the stream's status frames) is drawn stale: greyed, its age cell saying so.
+// Symbols are added by search across the key's classes.
 import { now as serverNow } from './clock.ts';
 import { describeError, HAS_TAPE, type AssetClass, type ConsoleApi } from './api.ts';
 import { h, setText } from './dom.ts';
@@ -39,6 +41,9 @@ interface Row {
   last: number | null;
   prevClose: number | null;
   ts: number | null;
+  /** No live source stands behind the line; since when (server time), when the stream said. */
+  isStale: boolean;
+  staleSinceMs: number | null;
   digits: number | null;
   dirty: boolean;
   release: (() => void) | null;
@@ -127,6 +132,7 @@ export class Watchlist {
       row.last = snap.last_price ?? mid(snap.bid, snap.ask);
       row.prevClose = snap.prev_close;
       row.ts = snap.last_timestamp;
+      row.isStale = snap.stale;
       row.dirty = true;
       this.schedule();
     } catch (err) {
@@ -163,7 +169,7 @@ export class Watchlist {
       cells.change,
       cells.age,
     );
-    const row: Row = { pick, name, el, cells, bid: null, ask: null, last: null, prevClose: null, ts: null, digits: null, dirty: false, release: null, problem: null };
+    const row: Row = { pick, name, el, cells, bid: null, ask: null, last: null, prevClose: null, ts: null, isStale: false, staleSinceMs: null, digits: null, dirty: false, release: null, problem: null };
     el.addEventListener('click', (e) => {
       if ((e.target as HTMLElement).closest('button')) this.remove(row);
       else this.onChoose?.(row.pick);
@@ -205,6 +211,12 @@ export class Watchlist {
   }
 
   private onTick(row: Row, t: Tick): void {
+    if (t.type === 'status') {
+      row.isStale = t.status === 'stale';
+      row.staleSinceMs = row.isStale ? t.since : null;
+      row.dirty = true;
+      return this.schedule();
+    }
     if (t.type === 'quote') {
       row.bid = t.bid;
       row.ask = t.ask;
@@ -232,7 +244,8 @@ export class Watchlist {
       this.update(row.cells.last, fmtPrice(row.last, d));
       const change = row.last !== null && row.prevClose ? ((row.last - row.prevClose) / row.prevClose) * 100 : null;
       setText(row.cells.change, fmtPercent(change));
-      if (row.ts !== null) setText(row.cells.age, fmtAgeShort(serverNow() - row.ts));
+      this.renderAge(row, serverNow());
+      this.renderFreshness(row);
       row.cells.change.dataset.sign = change === null ? '' : change > 0 ? 'up' : change < 0 ? 'down' : '';
     }
   }
@@ -250,7 +263,22 @@ export class Watchlist {
 
   private renderAges(): void {
     const now = serverNow();
-    for (const row of this.rows) if (row.ts !== null) setText(row.cells.age, fmtAgeShort(now - row.ts));
+    for (const row of this.rows) this.renderAge(row, now);
+  }
+
+  /** The age of the last tick; a stale row says so instead, with the age in its title. */
+  private renderAge(row: Row, now: number): void {
+    if (row.isStale) setText(row.cells.age, 'stale');
+    else if (row.ts !== null) setText(row.cells.age, fmtAgeShort(now - row.ts));
+  }
+
+  private renderFreshness(row: Row): void {
+    if (row.el.dataset.stale === String(row.isStale)) return;
+    row.el.classList.toggle('stale', row.isStale);
+    row.el.dataset.stale = String(row.isStale);
+    const since = row.staleSinceMs === null ? '' : ` since ${new Date(row.staleSinceMs).toISOString().slice(11, 19)} UTC`;
+    row.cells.age.title = row.isStale ? `no live source${since}: the values are the last known` : 'since the last tick';
+    row.el.setAttribute('aria-label', `${row.pick.symbol}${row.isStale ? ' (stale: no live source)' : ''}: Enter shows its chart, Delete removes it`);
   }
 
   // --- search -------------------------------------------------------------------------------

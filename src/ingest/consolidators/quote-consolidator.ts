@@ -103,6 +103,11 @@ export class QuoteConsolidator {
     return this.recompute(tsMs);
   }
 
+  /** Each venue's latest quote, read-only: whether any still counts (line-freshness.ts). Null on a raw line, which keeps none. */
+  get venues(): VenueBook | null {
+    return this.policy === 'raw' ? null : this.book;
+  }
+
   /** The venue's line is no longer current: it leaves the book; returns the line without it, or null (unchanged or nothing left). */
   dropVenue(venue: number, nowMs: number): ConsolidatedQuote | null {
     if (this.policy === 'raw' || !this.book.clear(venue)) return null;

@@ -81,6 +81,35 @@ function minuteAggregate(entry: SymbolEntry, m: Readonly<Bar>, day: Readonly<Bar
   }
 }
 
+/** The quote event's param (`XQ.BTC-USD`, `Q.AAPL`, `C.EUR/USD`, `V.I:SPX`) of an mds quotes line, or null when the dialect has none. */
+function quoteParamOf(entry: SymbolEntry): string | null {
+  const cluster = MASSIVE_CLUSTERS[entry.assetClass];
+  if (cluster === undefined) return null;
+  for (const [ev, event] of Object.entries(cluster.events)) {
+    if (event.channel !== `${entry.assetClass}.quotes`) continue;
+    const ticker = event.tickerOf(entry.symbol);
+    return ticker === null ? null : `${ev}.${ticker}`;
+  }
+  return null;
+}
+
+/**
+ * A line's lost or regained last live source, as the vendor's own `status` message (the vendor
+ * has no per-ticker freshness event; its clients already read and log status messages).
+ */
+function freshnessStatus(entry: SymbolEntry, isStale: boolean, sources: number, sinceMs: number): string | null {
+  const param = quoteParamOf(entry);
+  if (param === null) return null;
+  return JSON.stringify([freshnessMessage(param, isStale, sources, sinceMs)]);
+}
+
+/** The vendor status message of a line's freshness, about the quote param (`XQ.BTC-USD`). */
+export function freshnessMessage(param: string, isStale: boolean, sources: number, sinceMs: number): { ev: 'status'; status: string; message: string } {
+  const since = new Date(sinceMs).toISOString();
+  const message = isStale ? `${param}: stale: no live source since ${since}; the last quote stands` : `${param}: live again since ${since} (${sources} source${sources === 1 ? '' : 's'})`;
+  return { ev: 'status', status: isStale ? 'stale' : 'live', message };
+}
+
 /** Ticks as Massive events: one event per frame, an array as the vendor batches them. */
 export const MASSIVE_ENCODER: DialectEncoder = {
   audience: MASSIVE_AUDIENCE,
@@ -117,4 +146,5 @@ export const MASSIVE_ENCODER: DialectEncoder = {
     }
   },
   bar: minuteAggregate,
+  status: freshnessStatus,
 };

@@ -4,7 +4,7 @@
 // every answer is a batch of `{"ev":"status",...}` messages. Each param is one native request, so
 // one refused param leaves the others subscribed, as the vendor treats params independently.
 import type { ErrorCode } from '../protocol.ts';
-import { MASSIVE_AUDIENCE, paramOf, type MassiveCluster } from './massive-events.ts';
+import { freshnessMessage, MASSIVE_AUDIENCE, paramOf, type MassiveCluster } from './massive-events.ts';
 import { AUTH_TIMEOUT_MS, type DialectContext, type DialectSession, type DialectWs } from './session.ts';
 
 /** The close code after a refused key or the connection limit (policy violation). */
@@ -25,6 +25,8 @@ function refusalText(param: string, code: ErrorCode, message: string): string {
 export class MassiveSession implements DialectSession {
   readonly audience = MASSIVE_AUDIENCE;
   private authed = false;
+  /** Status messages about pairs a subscribe is adding, sent after its `success` answers; null outside a subscribe. */
+  private held: Status[] | null = null;
 
   constructor(private readonly cluster: MassiveCluster) {}
 
@@ -82,6 +84,7 @@ export class MassiveSession implements DialectSession {
     if (list.length === 0) return this.reply(ws, [status('error', `"params" names no subscription: send e.g. "${Object.keys(this.cluster.events)[0]}.*"`)]);
     if (list.length > MAX_PARAMS) return this.reply(ws, [status('error', `too many params in one message: at most ${MAX_PARAMS}`)]);
     const out: Status[] = [];
+    this.held = [];
     for (const param of list) {
       const dot = param.indexOf('.');
       const ev = dot < 0 ? param : param.slice(0, dot);
@@ -101,11 +104,18 @@ export class MassiveSession implements DialectSession {
       if (!outcome.ok) out.push(status('error', refusalText(param, outcome.code, outcome.message)));
       else out.push(status('success', `${action}d to: ${param}`));
     }
-    this.reply(ws, out);
+    const held = this.held;
+    this.held = null;
+    this.reply(ws, [...out, ...held]);
   }
 
   notice(ws: DialectWs, frame: Record<string, unknown>): void {
     if (frame.type === 'error') return this.reply(ws, [status('error', String(frame.message))]);
+    // A line subscribed while it has no live source (stream/status.ts): said after the subscribe's answers.
+    if (frame.type === 'status') {
+      const message = freshnessMessage(paramOf(this.cluster, String(frame.channel), String(frame.symbol)), frame.status === 'stale', Number(frame.sources), Number(frame.since));
+      return this.held === null ? this.reply(ws, [message]) : void this.held.push(message);
+    }
     // Key changes: pairs the key may no longer have were dropped.
     const dropped = frame.dropped as { channel: string; symbol: string; message: string }[] | undefined;
     if (frame.type === 'unsubscribed' && dropped) {
