@@ -55,7 +55,7 @@ describe('mds mcp over stdio', () => {
     expect(textOf(missing)).toMatch(/^404: /);
     const markets = await client.readResource({ uri: 'mds://symbols/forex' });
     expect(JSON.parse((markets.contents[0] as { text: string }).text).symbols.length).toBeGreaterThan(10);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('mds mcp --url in front of a running server', () => {
@@ -73,7 +73,7 @@ describe('mds mcp --url in front of a running server', () => {
     expect(textOf(refused)).toMatch(/^403: /);
     const quotes = await call(client, 'get_quotes', { class: 'crypto', symbols: ['BTCUSD'] });
     expect((quotes.structuredContent as { quotes: { symbol: string }[] }).quotes[0]!.symbol).toBe('BTCUSD');
-  }, 30_000);
+  }, 60_000);
 
   test('usage errors of the command say what is needed', async () => {
     const cases: [string[], string][] = [
