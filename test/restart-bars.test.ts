@@ -44,7 +44,7 @@ describe('restarts across bar boundaries', () => {
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   test('a first start killed while making its history, restarted a minute later, leaves no copied minute and every roll-up whole', async () => {
     using dir = tempDir();
@@ -80,5 +80,5 @@ describe('restarts across bar boundaries', () => {
     } finally {
       await store.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -124,7 +124,7 @@ describe('MCP over HTTP (/mcp)', () => {
     await client.listTools();
     await call(client, 'get_quotes', { class: 'crypto', symbols: [] });
     expect(await settle(before + 5)).toBe(before + 5);
-  }, 30_000);
+  }, 60_000);
 
   test('resources: the market list and each class symbol list', async () => {
     await using client = await connect(server.key);

@@ -61,7 +61,7 @@ describe('mds mcp over stdio', () => {
     expect(tools.find((t) => t.name === 'get_quotes')!.description).toContain('`stale: true` means no live source feeds the symbol now');
     const markets = await client.readResource({ uri: 'mds://symbols/forex' });
     expect(JSON.parse((markets.contents[0] as { text: string }).text).symbols.length).toBeGreaterThan(10);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('mds mcp --url in front of a running server', () => {
@@ -79,7 +79,7 @@ describe('mds mcp --url in front of a running server', () => {
     expect(textOf(refused)).toMatch(/^403: /);
     const quotes = await call(client, 'get_quotes', { class: 'crypto', symbols: ['BTCUSD'] });
     expect((quotes.structuredContent as { quotes: { symbol: string }[] }).quotes[0]!.symbol).toBe('BTCUSD');
-  }, 30_000);
+  }, 60_000);
 
   test('usage errors of the command say what is needed', async () => {
     const cases: [string[], string][] = [

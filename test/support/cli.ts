@@ -64,10 +64,14 @@ export async function serveMds(env: Record<string, string>, ...args: string[]): 
   };
 }
 
-export async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls `probe` until it holds. The default deadline is generous for a loaded machine (a server
+ * in the same process, busy with its feed, answers late); a probe that holds ends the wait at once.
+ */
+export async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await probe())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
     await Bun.sleep(50);
   }
 }

@@ -47,7 +47,8 @@ export async function startNode(dataDir: string, args: string[]): Promise<Node> 
       return port !== 0;
     },
     `mds serve ${args.join(' ')} to listen`,
-    30_000,
+    // A child process that loads the app and may make history: a minute and more at load 15+.
+    90_000,
   );
   const base = `http://127.0.0.1:${port}`;
   const json = async <T>(path: string) => {

@@ -68,7 +68,8 @@ export async function startNats(): Promise<TestNats> {
     proc = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir, '--server_name', `mds-test-${port}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     proc.stdout?.on('data', (d: Buffer) => void (out += d.toString()));
     proc.stderr?.on('data', (d: Buffer) => void (out += d.toString()));
-    await waitForPort(port, 10_000);
+    // Generous for a loaded machine: a server that listens ends the wait at once.
+    await waitForPort(port, 30_000);
   };
   const stop = async () => {
     const p = proc;

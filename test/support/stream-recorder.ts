@@ -50,10 +50,16 @@ export class Recorder {
 /** A direct connection that keeps every tick of the pairs it subscribes to: what the server sent. */
 export class Watcher {
   readonly ticks = new Map<string, Tick[]>();
+  /** How the server closed the watcher's own connection (it too can be found slow), or null. */
+  closed: { code: number; reason: string } | null = null;
+  private closing = false;
   private acks = 0;
   private onAck: () => void = () => {};
 
   private constructor(private readonly ws: WebSocket) {
+    ws.onclose = (ev) => {
+      if (!this.closing) this.closed = { code: ev.code, reason: ev.reason };
+    };
     ws.onmessage = (ev) => {
       const m = JSON.parse(String(ev.data)) as Tick | { type: string };
       if (m.type === 'subscribed') {
@@ -87,6 +93,7 @@ export class Watcher {
   }
 
   close(): void {
+    this.closing = true;
     this.ws.close();
   }
 }
@@ -97,7 +104,10 @@ export class Watcher {
  */
 export async function expectExactlyOnce(client: Recorder, watcher: Watcher): Promise<void> {
   const pairs = [...client.ticks.keys()];
-  await until(async () => pairs.every((p) => watcher.lastSeq(p) >= client.lastSeq(p)), 'the watcher to catch up with the client', 30_000);
+  await until(async () => {
+    if (watcher.closed !== null) throw new Error(`the watcher's own connection was closed: ${JSON.stringify(watcher.closed)}`);
+    return pairs.every((p) => watcher.lastSeq(p) >= client.lastSeq(p));
+  }, 'the watcher to catch up with the client', 30_000);
   for (const pair of pairs) {
     const got = client.ticks.get(pair)!;
     const seqs = got.map((t) => t.seq);
