@@ -144,8 +144,8 @@ const OPTIONS = [
       return ids.join(',');
     },
   },
-  { key: 'feedsFile', flag: 'feeds', env: 'MDS_FEEDS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file with per-feed settings: instruments, symbol mapping, URL, credentials by env var name, timeouts (see README)', fallback: null, parse: (raw: string) => raw },
-  { key: 'record', flag: 'record', env: 'MDS_RECORD', arg: 'DIR', allowed: 'a directory path', help: "record every feed's normalized ticks to hourly files under DIR, for --feed replay:DIR (see README, Record and replay)", fallback: null, parse: (raw: string) => raw },
+  { key: 'feedsFile', flag: 'feeds', env: 'MDS_FEEDS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file with per-feed settings: instruments, symbol mapping, URL, credentials by env var name, timeouts (see docs/feeds.md)', fallback: null, parse: (raw: string) => raw },
+  { key: 'record', flag: 'record', env: 'MDS_RECORD', arg: 'DIR', allowed: 'a directory path', help: "record every feed's normalized ticks to hourly files under DIR, for --feed replay:DIR (see docs/feeds.md, Record and replay)", fallback: null, parse: (raw: string) => raw },
   { key: 'seed', flag: 'seed', env: 'MDS_SEED', arg: 'N', allowed: `an integer from 0 to ${2 ** 31 - 1}`, help: 'simulator seed: the same seed and clock give the same data', fallback: 1, parse: integer(0, 2 ** 31 - 1) },
   { key: 'devKey', flag: 'dev-key', env: 'MDS_DEV_KEY', arg: 'KEY', allowed: '8 to 256 printable ASCII characters without spaces', help: 'the development API key (default: a random key kept in the data dir)', fallback: null, parse: (raw: string, name: string) => {
       if (raw.length < 8 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 8 to 256 printable ASCII characters without spaces`);
@@ -199,7 +199,7 @@ const OPTIONS = [
       return raw;
     },
   },
-  { key: 'role', flag: 'role', env: 'MDS_ROLE', arg: 'ROLE', allowed: `one of ${ROLES.join(', ')}`, help: "'all': one process, no NATS; 'ingest': run the feeds and publish to NATS JetStream; 'edge': serve from what an ingest node publishes (see README, Deployment)", fallback: 'all', parse: oneOf(ROLES) },
+  { key: 'role', flag: 'role', env: 'MDS_ROLE', arg: 'ROLE', allowed: `one of ${ROLES.join(', ')}`, help: "'all': one process, no NATS; 'ingest': run the feeds and publish to NATS JetStream; 'edge': serve from what an ingest node publishes (see docs/cluster.md)", fallback: 'all', parse: oneOf(ROLES) },
   { key: 'nats', flag: 'nats', env: 'MDS_NATS', arg: 'URLS', allowed: 'NATS server URLs, comma-separated (nats://127.0.0.1:4222)', help: 'NATS server URLs (JetStream enabled) for --role ingest and edge, comma-separated', fallback: null, parse: natsUrls },
   { key: 'natsCreds', flag: 'nats-creds', env: 'MDS_NATS_CREDS', arg: 'FILE', allowed: 'a credentials file path', help: 'NATS credentials file (user JWT and seed)', fallback: null, parse: (raw: string) => raw },
   { key: 'natsTlsCa', flag: 'nats-tls-ca', env: 'MDS_NATS_TLS_CA', arg: 'FILE', allowed: 'a PEM file path', help: "PEM CA certificate to verify the NATS server's certificate with (turns TLS on)", fallback: null, parse: (raw: string) => raw },
@@ -207,7 +207,7 @@ const OPTIONS = [
   { key: 'natsTlsKey', flag: 'nats-tls-key', env: 'MDS_NATS_TLS_KEY', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM private key of --nats-tls-cert', fallback: null, parse: (raw: string) => raw },
   { key: 'edgeMaxLagMs', flag: 'edge-max-lag-ms', env: 'MDS_EDGE_MAX_LAG_MS', arg: 'N', allowed: 'an integer from 100 to 3600000', help: "edge: /health says 'degraded' while the edge is further behind the stream than this", fallback: 5_000, parse: integer(100, 3_600_000) },
   { key: 'snapshotEveryMin', flag: 'snapshot-every', env: 'MDS_SNAPSHOT_EVERY', arg: 'MINUTES', allowed: 'an integer from 0 to 10080', help: 'ingest: minutes between store snapshots that new edges start from, in the NATS object store (0: none; the first once connected)', fallback: 60, parse: integer(0, 10_080) },
-  { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see README)', fallback: null, parse: (raw: string) => raw },
+  { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see docs/keys.md, Plans)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
 /** Descriptions start two spaces after the longest `--flag ARG`, so every row lines up. */

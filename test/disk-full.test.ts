@@ -119,7 +119,7 @@ describe('a full disk', () => {
       const r = await runMds('serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...ARGS);
       expect(r.code).toBe(2);
       expect(r.err).toContain(`mds: the disk of the data dir ${dataDir} is full (`);
-      expect(r.err).toContain('free space there (see README, Operations: A full disk) and start again');
+      expect(r.err).toContain('free space there (see docs/operations.md, A full disk) and start again');
       expect(r.out).not.toContain('serving');
     } finally {
       rmSync(filler);

@@ -60,7 +60,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
       return dialect.refuse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
     }
     if (error instanceof ApiError) return renderError(error, requestId);
-    if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see the README for the routes`);
+    if (code === 'NOT_FOUND') return errorResponse('NOT_FOUND', requestId, `not found: no route ${new URL(request.url).pathname.slice(0, 100)}; see docs/rest.md for the routes`);
     if (code === 'VALIDATION' || code === 'PARSE') return errorResponse('BAD_REQUEST', requestId, 'invalid request: each query parameter may be given once, as text');
     const path = new URL(request.url).pathname;
     // The path only: a query string may carry the API key (?apiKey=).

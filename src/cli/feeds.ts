@@ -10,7 +10,7 @@ const HELP = `Usage: mds feeds
 
 Lists the feeds 'mds serve --feed LIST' can run and what each supplies. Per-feed settings
 (instruments, symbol mapping, URL, credentials by environment variable, timeouts) go in the
-JSON file given with --feeds FILE (see README, Feeds).
+JSON file given with --feeds FILE (see docs/feeds.md).
 `;
 
 function describeSim(): string {

@@ -10,6 +10,6 @@ export const START_MIN_FREE_BYTES = 16 << 20;
 export function refuseFullDisk(dataDir: string, freeBytes: number | null, err?: unknown): void {
   if (err === undefined && (freeBytes === null || freeBytes >= START_MIN_FREE_BYTES)) return;
   const cause = err === undefined ? `mds needs at least ${formatBytes(START_MIN_FREE_BYTES)} to start` : `writing failed: ${err instanceof Error ? err.message : String(err)}`;
-  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (see README, Operations: A full disk) and start again`);
+  throw new UsageError(`the disk of the data dir ${dataDir} is full (${formatBytes(freeBytes)} free; ${cause}): free space there (see docs/operations.md, A full disk) and start again`);
 }
 

@@ -13,7 +13,7 @@ export const BONDS_IMPORT_HELP = `Bond yields (mds import bonds FILE): a CSV in 
   - any covered country: ${SIMPLE_COLUMNS.join(',')} (date YYYY-MM-DD, tenor such as 10Y or
     3M, yield in percent; source may be left out when --source is given)
 An observation replaces a stored one of the same symbol and date (importing again never
-duplicates a day). See the README, "Bond yields".
+duplicates a day). See docs/bonds.md.
 `;
 
 /** Bond observations and fundamentals vintages dated after this are refused: tomorrow in UTC, so no time zone is ahead of it. */

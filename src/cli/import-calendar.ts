@@ -8,7 +8,7 @@ export const CALENDAR_IMPORT_HELP = `Economic calendar (mds import calendar FILE
 (id, country, event, category, importance and scheduled_at required; scheduled_at in Unix ms or
 ISO 8601 with its zone; actual, forecast, previous empty when not known yet). An event replaces
 the stored one of the same id: send it again when its actual arrives or it is revised.
-See the README, "Economic calendar".
+See docs/calendar.md.
 `;
 
 function formatNumber(n: number): string {

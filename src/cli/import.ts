@@ -27,7 +27,7 @@ into the data dir's fundamentals. Each record is validated against the live pric
 written; works while the server runs (the next request sees the new figures). A bad row is
 reported with its line number and skipped; the good rows are written in one transaction.
 
-Columns (see the README, "Fundamentals", for what each means; symbol and as_of are required):
+Columns (see docs/fundamentals.md for what each means; symbol and as_of are required):
   ${INPUT_COLUMN_NAMES.join(', ')}
 
 Options:

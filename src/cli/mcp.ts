@@ -28,7 +28,7 @@ calendar, ...) over stdio, for an agent that starts mds as its MCP server.
   --key KEY        the API key for --url (env MDS_API_KEY): its plan, markets and quota apply
   -h, --help       this text
 
-Over HTTP, the same tools are served by 'mds serve' at POST /mcp (see the README, "MCP").
+Over HTTP, the same tools are served by 'mds serve' at POST /mcp (see docs/mcp.md).
 `;
 
 const OPTIONS = {

@@ -33,7 +33,7 @@ export const FeedHealthSchema = T.Object(
 
 const NatsLinkSchema = T.Union([T.Literal('connecting'), T.Literal('connected'), T.Literal('reconnecting'), T.Literal('closed')]);
 
-/** A store snapshot in the NATS object store, from which new edges start (README: Deployment). */
+/** A store snapshot in the NATS object store, from which new edges start (docs/cluster.md). */
 const SnapshotSchema = T.Object(
   {
     /** Every stream message up to this sequence is in the snapshot. */
@@ -47,7 +47,7 @@ const SnapshotSchema = T.Object(
   { additionalProperties: false },
 );
 
-/** An ingest node (--role ingest): what it published to JetStream and what waits (README: Deployment). */
+/** An ingest node (--role ingest): what it published to JetStream and what waits (docs/cluster.md). */
 export const IngestClusterSchema = T.Object(
   {
     role: T.Literal('ingest'),
@@ -74,7 +74,7 @@ export const IngestClusterSchema = T.Object(
   { additionalProperties: false },
 );
 
-/** An edge node (--role edge): where it stands in the ingest node's stream (README: Deployment). */
+/** An edge node (--role edge): where it stands in the ingest node's stream (docs/cluster.md). */
 export const EdgeClusterSchema = T.Object(
   {
     role: T.Literal('edge'),
@@ -117,7 +117,7 @@ export const HealthSchema = T.Object(
     reason: T.Union([T.String(), T.Null()]),
     /** Every running feed's report (src/domain/feed.ts FeedHealth); a failed feed is listed, the server goes on. */
     feeds: T.Array(FeedHealthSchema),
-    /** The data dir's free space and whether writes to it succeed (README: Operations). */
+    /** The data dir's free space and whether writes to it succeed (docs/operations.md). */
     disk: T.Object(
       {
         /** ok, or low: under --min-free-disk. */
@@ -138,7 +138,7 @@ export const HealthSchema = T.Object(
       { additionalProperties: false },
     ),
     /**
-     * Only while the store holds part of a history import (README: history import): applying (being
+     * Only while the store holds part of a history import (docs/operations.md, Health): applying (being
      * applied now), resuming (cut short by a stop, being finished: degraded) or failed (cannot be
      * finished: degraded until the same file is imported again).
      */
@@ -158,7 +158,7 @@ export const HealthSchema = T.Object(
     ),
     /** With --role ingest or edge only: the node's replication over NATS JetStream; a problem makes the status degraded. */
     cluster: T.Optional(T.Union([IngestClusterSchema, EdgeClusterSchema])),
-    /** With `--record DIR` only: the recording's directory and whether its writes succeed (README: Record and replay). */
+    /** With `--record DIR` only: the recording's directory and whether its writes succeed (docs/feeds.md, Record and replay). */
     recording: T.Optional(
       T.Object(
         {

@@ -1,5 +1,5 @@
 // The WebSocket close codes a stream connection can end with, and why: the stream closes with these
-// constants, and the AsyncAPI document and README list the same table.
+// constants, and the AsyncAPI document and docs/stream.md list the same table.
 
 export const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_TOO_BIG = 1009;

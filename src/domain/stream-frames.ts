@@ -1,5 +1,5 @@
-// TypeBox schemas of every WebSocket frame: what clients send and what the server sends (README:
-// WebSocket stream). The stream's hot path builds its frames by hand (stream/messages.ts); these
+// TypeBox schemas of every WebSocket frame: what clients send and what the server sends
+// (docs/stream.md). The stream's hot path builds its frames by hand (stream/messages.ts); these
 // describe them, make the AsyncAPI document, and the stream tests hold every received frame to them.
 import { Type as T, type Static, type TSchema } from '@sinclair/typebox';
 import { ASSET_CLASSES } from './asset-classes.ts';

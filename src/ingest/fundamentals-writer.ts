@@ -2,7 +2,7 @@
 // transaction, each validated against the live price of its listing at that moment. The live
 // price is the last trade, else the quote mid, else the last stored bar close; a listing the
 // service has no prices for falls back to the record's own `price` column, and without that its
-// counts go unchecked (see the README, "Fundamentals").
+// counts go unchecked (see docs/fundamentals.md).
 import type { FundamentalsRecord } from '../domain/fundamentals.ts';
 import type { RawFundamentals } from '../domain/fundamentals-input.ts';
 import { applyFundamentals, type ProfileOutcome, type SharesOutcome } from '../domain/fundamentals-refresh.ts';

@@ -31,7 +31,7 @@ const refused = (status: number, message: string, headers: Record<string, string
  */
 export function mainPortMetrics(metrics: Metrics | null, token: string | null, hasMetricsPort: boolean): (request: Request) => Promise<Response> | Response {
   if (metrics === null || token === null) {
-    const message = hasMetricsPort ? 'not found: /metrics is served on the metrics port (--metrics-port); on this port it needs --metrics-token' : 'not found: metrics are off; start mds with --metrics-port PORT or --metrics-token TOKEN (see the README, Monitoring)';
+    const message = hasMetricsPort ? 'not found: /metrics is served on the metrics port (--metrics-port); on this port it needs --metrics-token' : 'not found: metrics are off; start mds with --metrics-port PORT or --metrics-token TOKEN (see docs/operations.md, Monitoring)';
     return () => refused(404, message);
   }
   const tokenDigest = digest(token);

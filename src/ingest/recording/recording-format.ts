@@ -1,4 +1,4 @@
-// The recording file format (README, "Record and replay"): what one block looks like on disk and
+// The recording file format (docs/feeds.md, "Record and replay"): what one block looks like on disk and
 // how records are packed inside it. A file is a valid zstd stream: each block is a skippable frame
 // holding a small header, then one zstd frame holding the block's content.
 import type { FeedInstrument } from '../../domain/feed.ts';
