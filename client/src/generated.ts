@@ -50,6 +50,12 @@ export interface Health {
     unwritten_ticks: number;
     dropped_ticks: number;
   };
+  half_applied_imports?: {
+    id: number;
+    source: string;
+    state: 'applying' | 'resuming' | 'failed';
+    error: string | null;
+  }[];
   cluster?: {
     role: 'ingest';
     nats: 'connecting' | 'connected' | 'reconnecting' | 'closed';
