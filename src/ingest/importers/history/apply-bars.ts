@@ -26,14 +26,22 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
   if (record.newSymbols > 0) store.registry.refresh();
   const result: ImportResult = { written: {}, added: 0, replaced: 0, unchanged: 0, kept: 0, live: 0, appliedMs: nowMs };
   let sinceFlush = 0;
+  // What changed, for an ingest node to publish to its edges (store/history-changes.ts).
+  const ranges: [number, number, number][] = [];
   for (const [key, tfIndex] of record.series) {
     const entry = store.registry.bySymbolName(key) ?? resolveNamespaced(store, key);
     if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
     const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
     const align = alignmentFor(entry);
     const recent: RecentMinutes = { fromMs: NaN, bars: [] };
+    let fromMs = Infinity;
+    let toMs = -Infinity;
     for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
+      if (n > 0) {
+        fromMs = Math.min(fromMs, block[0]!);
+        toMs = Math.max(toMs, block[(n - 1) * BAR_FIELDS]! + 1);
+      }
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result, recent);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
@@ -47,8 +55,10 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
     }
     if (tf === '1m') refoldOpenBars(store, entry.id, align);
     hooks.seriesChanged?.(entry);
+    if (fromMs < toMs) ranges.push([entry.id, fromMs, toMs]);
   }
   await store.flush();
+  await store.historyChanges.note({ kind: 'bars', ranges });
   return result;
 }
 
@@ -169,7 +179,7 @@ function mergeMinutes(store: Store, symId: number, align: BarAlignment, block: F
  * imported into such a bucket, they are folded again from the stored minutes (the live builder
  * then resumes from them, see `ApplyHooks.seriesChanged`).
  */
-function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void {
+export function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void {
   for (const tf of COARSER) {
     const open = store.openBar(symId, tf);
     if (!open) continue;
