@@ -74,7 +74,7 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
         // The minute each series had in progress when this node last stopped (a kill -9 included)
         // may differ on the edges (ticks stored here that the stream never carried): published once sealed.
         void noteOpenMinutes(parts.store).then(() => history.start(), (err: unknown) => parts.log(`error: cannot note the minutes in progress for the edges: ${err instanceof Error ? err.message : String(err)}`));
-        const snapshots = config.snapshotEveryMin === 0 ? null : new SnapshotPublisher(link, parts.store, parts.dataDir, { streamSeq: () => publisher.status().streamSeq, queued: () => publisher.status().queued }, parts.clock, config.snapshotEveryMin * 60_000, parts.log);
+        const snapshots = config.snapshotEveryMin === 0 ? null : new SnapshotPublisher(link, parts.store, parts.dataDir, { streamSeq: () => publisher.status().streamSeq }, parts.clock, config.snapshotEveryMin * 60_000, parts.log);
         snapshots?.start();
         role = {
           status: () => {

@@ -142,8 +142,8 @@ export class StreamApplier {
     this.applySymbol({ v: p.v, entry: p.entry });
     const entry = this.store.registry.resolve(p.entry.assetClass, p.entry.symbol);
     if (entry === undefined) return;
-    // Aligned for reading as doubles (a msgpack bin may start anywhere).
-    const records = new Float64Array(p.bars.slice().buffer);
+    // A copy of its own, aligned for reading as doubles (a decoded bin is a view into the message).
+    const records = new Float64Array(new Uint8Array(p.bars).buffer);
     let n = records.length / BAR_FIELDS;
     const open = this.store.openBar(entry.id, tf);
     while (n > 0 && open !== undefined && records[(n - 1) * BAR_FIELDS]! >= open.t) n--;
