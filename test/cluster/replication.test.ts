@@ -310,5 +310,5 @@ describe('cluster starts', () => {
     const r = await runMds('serve', '--role', 'edge', '--nats', 'nats://127.0.0.1:4222', '--nats-creds', '/nonexistent/mds.creds', '--data-dir', tempDataDir(), '--port', '0');
     expect(r.code).toBe(1);
     expect(r.err).toContain('--nats-creds /nonexistent/mds.creds cannot be read');
-  });
+  }, 30_000);
 });
