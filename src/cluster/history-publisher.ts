@@ -65,7 +65,7 @@ export class HistoryPublisher {
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.publishPending().catch((err: unknown) => this.log(`warning: publishing imported history to the edges failed (${err instanceof Error ? err.message : String(err)}); trying again`));
+      this.running = this.publishNoted().catch((err: unknown) => this.log(`warning: publishing imported history to the edges failed (${err instanceof Error ? err.message : String(err)}); trying again`));
       void this.running.finally(() => {
         this.running = null;
         this.schedule();
@@ -73,7 +73,8 @@ export class HistoryPublisher {
     }, POLL_MS);
   }
 
-  private async publishPending(): Promise<void> {
+  /** Publishes every note that is ready now, oldest first (the timer calls it; so may a test). */
+  async publishNoted(): Promise<void> {
     for (const { key, change } of this.store.historyChanges.pending()) {
       if (this.stopped || !this.sink.ready()) return;
       // Bars of a range still open here (the minute in progress at a restart) wait until sealed.
