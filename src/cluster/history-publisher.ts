@@ -6,7 +6,7 @@
 // writes them as they are (replacing its own), so applying one twice, or late, changes nothing,
 // and a note left by a crash is simply published again at the next start.
 import { TIMEFRAMES } from '../domain/timeframes.ts';
-import { alignmentFor } from '../market/bar-alignment.ts';
+import { barStartOf } from '../ingest/importers/history/replicated-bars.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import { BAR_FIELDS, type HistoryChange, type Store } from '../store/index.ts';
 import { HISTORY_SUBJECT_PREFIX } from './nats.ts';
@@ -119,10 +119,9 @@ export class HistoryPublisher {
     const entry = this.store.registry.get(symId);
     if (entry === undefined) return [];
     const { id: _id, ...rest } = entry as SymbolEntry;
-    const align = alignmentFor(entry);
     const out: HistoryMessage[] = [];
     for (const tf of TIMEFRAMES) {
-      const slice = this.store.barsInRange(symId, tf, align.barStart(fromMs, tf), toMs);
+      const slice = this.store.barsInRange(symId, tf, barStartOf(entry, fromMs, tf), toMs);
       for (let at = 0; at < slice.count; at += BARS_PER_MESSAGE) {
         const n = Math.min(BARS_PER_MESSAGE, slice.count - at);
         const bytes = new Uint8Array(slice.data.buffer, slice.data.byteOffset + at * BYTES_PER_BAR, n * BYTES_PER_BAR);

@@ -9,10 +9,9 @@ import type { AssetClass } from '../domain/asset-classes.ts';
 import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
-import { refoldOpenBars } from '../ingest/importers/history/apply-bars.ts';
+import { resumeSeries } from '../ingest/importers/history/replicated-bars.ts';
 import { TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
 import type { FundamentalsRecord } from '../domain/fundamentals.ts';
-import { alignmentFor } from '../market/bar-alignment.ts';
 import { BAR_FIELDS, type Store, type StoredEvent } from '../store/index.ts';
 import { BAR_SUBJECT_PREFIX, HISTORY_SUBJECT_PREFIX, SWEEP_SUBJECT, SYMBOL_SUBJECT_PREFIX, TICK_SUBJECT_PREFIX } from './nats.ts';
 import { decodePayload, QUOTE, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
@@ -148,8 +147,7 @@ export class StreamApplier {
     const open = this.store.openBar(entry.id, tf);
     while (n > 0 && open !== undefined && records[(n - 1) * BAR_FIELDS]! >= open.t) n--;
     if (n > 0) this.store.mergeBars(entry.id, tf, records, n, 'replace');
-    if (tf === '1m') refoldOpenBars(this.store, entry.id, alignmentFor(entry));
-    if (this.pipeline.hasLine(entry.id)) this.pipeline.bars.track(entry.id, alignmentFor(entry));
+    resumeSeries(this.store, entry, this.pipeline.hasLine(entry.id) ? this.pipeline.bars : null, tf === '1m');
   }
 
   /** A registry entry of the ingest node: learned when this edge lacks the symbol (a venue's instrument). */
