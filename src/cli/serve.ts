@@ -98,7 +98,10 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
   if (boot !== null) await adoptBootstrap(store, boot);
   // Only an ingest node publishes the notes of history written outside the live path.
-  if (config.role !== 'ingest') await store.historyChanges.clear();
+  if (config.role !== 'ingest') {
+    store.historyChanges.stopNoting();
+    await store.historyChanges.clear();
+  }
   let devKey: string | null = null;
   const feeds = new FeedSet(store, logLine);
   try {

@@ -24,11 +24,18 @@ export interface NotedChange {
 }
 
 export class HistoryChanges {
+  private isNoting = true;
+
   constructor(private readonly dbs: StoreDbs) {}
+
+  /** This process's writes leave no notes from now on (a server that publishes none: not an ingest node). */
+  stopNoting(): void {
+    this.isNoting = false;
+  }
 
   /** Writes a note durably (its own transaction) before returning; an empty change writes nothing. */
   async note(change: HistoryChange): Promise<void> {
-    if (isEmpty(change)) return;
+    if (!this.isNoting || isEmpty(change)) return;
     await this.dbs.root.transaction(() => {
       const n = (this.dbs.meta.get(NEXT_KEY) as number | undefined) ?? 1;
       this.dbs.meta.put(NEXT_KEY, n + 1);
