@@ -14,7 +14,7 @@ export const FANOUT_CHANNELS = {
   quotes: ['crypto.quotes', 'forex.quotes', 'stocks.quotes'],
   all: ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities'].flatMap((c) => [`${c}.quotes`, `${c}.trades`]),
 } as const;
-const BUCKET_MS = 0.1;
+export const BUCKET_MS = 0.1;
 
 export interface FanoutOptions {
   connections: number;

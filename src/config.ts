@@ -50,6 +50,8 @@ export interface ServeConfig {
   natsTlsKey: string | null;
   /** Edge: behind the stream by more than this, /health says degraded. */
   edgeMaxLagMs: number;
+  /** How long a new edge waits for the ingest node's first snapshot before it serves a partial history. */
+  edgeBootstrapTimeoutS: number;
   /** Ingest: minutes between store snapshots for new edges in the NATS object store (0: none). */
   snapshotEveryMin: number;
 }
@@ -206,6 +208,7 @@ const OPTIONS = [
   { key: 'natsTlsCert', flag: 'nats-tls-cert', env: 'MDS_NATS_TLS_CERT', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM client certificate for NATS servers that verify clients (with --nats-tls-key)', fallback: null, parse: (raw: string) => raw },
   { key: 'natsTlsKey', flag: 'nats-tls-key', env: 'MDS_NATS_TLS_KEY', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM private key of --nats-tls-cert', fallback: null, parse: (raw: string) => raw },
   { key: 'edgeMaxLagMs', flag: 'edge-max-lag-ms', env: 'MDS_EDGE_MAX_LAG_MS', arg: 'N', allowed: 'an integer from 100 to 3600000', help: "edge: /health says 'degraded' while the edge is further behind the stream than this", fallback: 5_000, parse: integer(100, 3_600_000) },
+  { key: 'edgeBootstrapTimeoutS', flag: 'edge-bootstrap-timeout', env: 'MDS_EDGE_BOOTSTRAP_TIMEOUT', arg: 'SECONDS', allowed: 'an integer from 0 to 86400', help: "edge, empty data dir: how long to wait for the ingest node's first snapshot (/health 503 'bootstrapping' meanwhile) before serving only what the stream holds, said in /health and /coverage", fallback: 600, parse: integer(0, 86_400) },
   { key: 'snapshotEveryMin', flag: 'snapshot-every', env: 'MDS_SNAPSHOT_EVERY', arg: 'MINUTES', allowed: 'an integer from 0 to 10080', help: 'ingest: minutes between store snapshots that new edges start from, in the NATS object store (0: none; the first once connected)', fallback: 60, parse: integer(0, 10_080) },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see docs/keys.md, Plans)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];

@@ -100,6 +100,7 @@ function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {
       dropped_messages: c.droppedMessages,
       dropped_ticks: c.droppedTicks,
       publish_error: c.publishError,
+      history_pending: c.historyPending,
       snapshot: snapshotBody(c.snapshot),
       snapshot_error: c.snapshotError,
     };
@@ -114,7 +115,9 @@ function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {
     bar_mismatches: c.barMismatches,
     seq_gaps: c.seqGaps,
     skipped_messages: c.skippedMessages,
+    history_messages: c.historyMessages,
     bootstrap: snapshotBody(c.bootstrap),
+    history_complete: c.partialHistory === null,
   };
 }
 

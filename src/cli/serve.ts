@@ -39,7 +39,7 @@ import { createMetrics, type Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
 import { planClusterNode } from '../cluster/cluster-node.ts';
 import { linkedAccounts } from '../cluster/accounts.ts';
-import { adoptSnapshot, restoreSnapshotIfNew } from '../cluster/edge-bootstrap.ts';
+import { adoptBootstrap, bootstrapEdge } from '../cluster/edge-bootstrap.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -87,10 +87,21 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const edgeClock = config.role === 'edge' ? new OffsetClock(config.clockStartMs === null ? 0 : config.clockStartMs - systemClock.nowMs()) : null;
   const clock = replay?.clock ?? edgeClock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   serviceClock = clock;
-  // A new edge (no store yet) starts from the ingest node's latest snapshot, when NATS has one.
-  const restored = await restoreSnapshotIfNew(config, dataDir, logLine);
+  // A new edge (no store yet) waits, bootstrapping on its port, for the ingest node's latest snapshot.
+  let boot: Awaited<ReturnType<typeof bootstrapEdge>>;
+  try {
+    boot = await bootstrapEdge(config, dataDir, VERSION, logLine);
+  } catch (err) {
+    unlock();
+    throw listenFailure(config.host, config.port, err);
+  }
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
-  if (restored !== null) await adoptSnapshot(store, restored);
+  if (boot !== null) await adoptBootstrap(store, boot);
+  // Only an ingest node publishes the notes of history written outside the live path.
+  if (config.role !== 'ingest') {
+    store.historyChanges.stopNoting();
+    await store.historyChanges.clear();
+  }
   let devKey: string | null = null;
   const feeds = new FeedSet(store, logLine);
   try {
@@ -204,7 +215,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       else logger.error(`stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   try {
-    app.listen({ port: config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
+    await boot?.release();
+    app.listen({ port: boot?.port ?? config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
   } catch (err) {
     await stop();
     throw listenFailure(config.host, config.port, err);

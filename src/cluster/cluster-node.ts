@@ -8,8 +8,9 @@ import type { ClusterStatus } from '../domain/cluster-status.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
 import type { Store } from '../store/index.ts';
 import { EdgeReplica } from './edge-replica.ts';
-import { edgeBootstrapOf } from './edge-bootstrap.ts';
+import { edgeBootstrapOf, partialHistoryOf } from './edge-bootstrap.ts';
 import { IngestPublisher } from './ingest-publisher.ts';
+import { HistoryPublisher } from './history-publisher.ts';
 import { SnapshotPublisher } from './snapshot-publisher.ts';
 import { NatsLink } from './link.ts';
 import { natsOptions } from './nats.ts';
@@ -68,15 +69,20 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
       const link = new NatsLink(config, name, parts.log);
       let role: { status(): ClusterStatus; stop(): Promise<void>; clockSynced?: Promise<void> };
       if (config.role === 'ingest') {
-        const publisher = new IngestPublisher(link, parts.pipeline, parts.log);
-        const snapshots = config.snapshotEveryMin === 0 ? null : new SnapshotPublisher(link, parts.store, parts.dataDir, { streamSeq: () => publisher.status().streamSeq, queued: () => publisher.status().queued }, parts.clock, config.snapshotEveryMin * 60_000, parts.log);
+        const publisher = new IngestPublisher(link, parts.store, parts.pipeline, parts.log);
+        const history = new HistoryPublisher(parts.store, { ready: () => link.isConnected, publish: (m) => publisher.publishHistory(m), lastSweepMs: () => publisher.lastSweepMs }, parts.log);
+        // The minute each series had in progress when this node last stopped (a kill -9 included)
+        // may differ on the edges (ticks stored here that the stream never carried): published once sealed.
+        void noteOpenMinutes(parts.store).then(() => history.start(), (err: unknown) => parts.log(`error: cannot note the minutes in progress for the edges: ${err instanceof Error ? err.message : String(err)}`));
+        const snapshots = config.snapshotEveryMin === 0 ? null : new SnapshotPublisher(link, parts.store, parts.dataDir, { streamSeq: () => publisher.status().streamSeq }, parts.clock, config.snapshotEveryMin * 60_000, parts.log);
         snapshots?.start();
         role = {
           status: () => {
             const s = snapshots?.status();
-            return { ...publisher.status(), snapshot: s?.last ?? null, snapshotError: s?.error ?? null };
+            return { ...publisher.status(), historyPending: history.pending(), snapshot: s?.last ?? null, snapshotError: s?.error ?? null };
           },
           stop: async () => {
+            await history.stop();
             await snapshots?.stop();
             await publisher.stop();
           },
@@ -85,7 +91,15 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
         if (parts.edgeClock === null) throw new Error('an edge needs a clock it can set');
         const replica = new EdgeReplica(link, parts.store, parts.edgeClock, parts.pipeline, parts.log, config.edgeMaxLagMs);
         const bootstrap = edgeBootstrapOf(parts.store);
-        role = { status: () => ({ ...replica.status(), bootstrap }), stop: () => replica.stop(), clockSynced: replica.clockSynced };
+        const partialHistory = partialHistoryOf(parts.store);
+        role = {
+          status: () => {
+            const s = replica.status();
+            return { ...s, bootstrap, partialHistory, reason: s.reason ?? partialHistory };
+          },
+          stop: () => replica.stop(),
+          clockSynced: replica.clockSynced,
+        };
       }
       link.start();
       return {
@@ -99,4 +113,14 @@ export function planClusterNode(config: ServeConfig): ClusterPlan | null {
       };
     },
   };
+}
+
+/** Notes, for the edges, the 1-minute bar each series has in progress in the store (left by the last run). */
+async function noteOpenMinutes(store: Store): Promise<void> {
+  const ranges: [number, number, number][] = [];
+  for (const symId of store.registry.ids()) {
+    const open = store.openBar(symId, '1m');
+    if (open !== undefined) ranges.push([symId, open.t, open.t + 60_000]);
+  }
+  await store.historyChanges.note({ kind: 'bars', ranges });
 }

@@ -1,53 +1,113 @@
-// A new edge's first start: with an empty data dir it asks NATS for the ingest node's latest store
-// snapshot and starts from it (years of bars at once), resuming the tick stream after the sequence
-// the snapshot covers. No snapshot, or NATS out of reach: it starts empty and replays what the
-// stream still holds (its max age), as before.
+// A new edge's first start: with an empty data dir it waits for the ingest node's latest store
+// snapshot in NATS and starts from it (years of bars at once), resuming the tick stream after the
+// sequence the snapshot covers. It never serves market data from a history it knows is partial:
+// while it waits, its port answers /health 503 `bootstrapping` with the progress, and every other
+// route 503 (bootstrap-server.ts). Past --edge-bootstrap-timeout with no snapshot it starts empty,
+// from what the stream still holds, and says so for good in /health and /coverage.
 import type { ServeConfig } from '../config.ts';
 import type { SnapshotStatus } from '../domain/cluster-status.ts';
 import { hasStore, type Store } from '../store/index.ts';
+import { BootstrapServer, type BootstrapProgress } from './bootstrap-server.ts';
 import { setEdgeResumePoint } from './edge-replica.ts';
 import { connectNats } from './nats.ts';
-import { restoreLatestSnapshot, type SnapshotInfo } from './snapshots.ts';
+import { latestSnapshot, restoreLatestSnapshot, type SnapshotInfo } from './snapshots.ts';
 
 /** Where an edge keeps the snapshot it was made from (its /health shows it). */
 const BOOTSTRAP_META = 'cluster.bootstrap';
-/** How long a new edge waits for NATS to fetch a snapshot before it starts empty. */
-const CONNECT_TIMEOUT_MS = 15_000;
+/** Where an edge that started without a snapshot keeps why its history is partial. */
+const PARTIAL_META = 'cluster.partialHistory';
+/** One connection attempt at most this long; between attempts and looks for a snapshot, this. */
+const CONNECT_TIMEOUT_MS = 5000;
+const POLL_MS = 1000;
+
+export interface EdgeBootstrap {
+  /** The snapshot restored into the data dir, or null. */
+  info: SnapshotInfo | null;
+  /** Why the history is partial (no snapshot in time), or null. */
+  partialReason: string | null;
+  /** The port the bootstrapping server held: the server listens on it next. */
+  port: number;
+  /** Closes the bootstrapping server (just before the server listens on its port). */
+  release(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Before the store opens: an edge whose data dir holds no store downloads the latest snapshot into
- * it. Resolves with what it restored, or null (not an edge, a store already there, no snapshot,
- * NATS unreachable: said in the log).
+ * Before the store opens: an edge whose data dir holds no store serves `bootstrapping` on its port
+ * and waits (bounded) for a snapshot to restore. Null when there is nothing to wait for (not an
+ * edge, or a store already there).
  */
-export async function restoreSnapshotIfNew(config: ServeConfig, dataDir: string, log: (line: string) => void): Promise<SnapshotInfo | null> {
+export async function bootstrapEdge(config: ServeConfig, dataDir: string, version: string, log: (line: string) => void): Promise<EdgeBootstrap | null> {
   if (config.role !== 'edge' || hasStore(dataDir)) return null;
-  let nc;
-  try {
-    nc = await connectNats(config, 'mds edge bootstrap', CONNECT_TIMEOUT_MS);
-  } catch (err) {
-    log(`warning: new edge: no snapshot fetched (${err instanceof Error ? err.message : String(err)}); starting empty, from what the stream still holds`);
-    return null;
+  const timeoutMs = config.edgeBootstrapTimeoutS * 1000;
+  const startedMs = performance.now();
+  const progress: BootstrapProgress = { state: 'connecting', waitedS: 0, timeoutS: config.edgeBootstrapTimeoutS, bytes: 0, totalBytes: null, lastError: null };
+  const server = new BootstrapServer(config.host, config.port, version, () => ({ ...progress, waitedS: Math.round((performance.now() - startedMs) / 1000) }));
+  log(`new edge: waiting up to ${config.edgeBootstrapTimeoutS} s for the ingest node's first store snapshot; /health answers 503 'bootstrapping' on port ${server.port} meanwhile`);
+  const isLate = () => performance.now() - startedMs >= timeoutMs;
+  let info: SnapshotInfo | null = null;
+  let lastLogged = '';
+  const note = (message: string) => {
+    progress.lastError = message;
+    if (message !== lastLogged) log(`warning: new edge: ${message}; still waiting`);
+    lastLogged = message;
+  };
+  do {
+    let nc;
+    try {
+      nc = await connectNats(config, 'mds edge bootstrap', Math.max(1000, Math.min(CONNECT_TIMEOUT_MS, timeoutMs - (performance.now() - startedMs))));
+    } catch (err) {
+      note(messageOf(err));
+      if (!isLate()) await sleep(POLL_MS);
+      continue;
+    }
+    try {
+      progress.state = 'waiting';
+      for (;;) {
+        const latest = await latestSnapshot(nc);
+        if (latest !== null) break;
+        if (isLate()) break;
+        await sleep(POLL_MS);
+      }
+      if (!isLate() || (await latestSnapshot(nc)) !== null) {
+        progress.state = 'downloading';
+        const downloadStarted = performance.now();
+        log('new edge: fetching the ingest node\u2019s latest store snapshot from NATS');
+        info = await restoreLatestSnapshot(nc, dataDir, (bytes, totalBytes) => {
+          progress.bytes = bytes;
+          progress.totalBytes = totalBytes;
+        });
+        if (info !== null) log(`new edge: restored a ${(info.bytes / 1e6).toFixed(1)} MB snapshot up to stream sequence ${info.streamSeq} in ${((performance.now() - downloadStarted) / 1000).toFixed(1)} s`);
+      }
+    } catch (err) {
+      progress.state = 'waiting';
+      note(`the snapshot could not be fetched (${messageOf(err)})`);
+      if (!isLate()) await sleep(POLL_MS);
+    } finally {
+      await nc.close().catch(() => {});
+    }
+  } while (info === null && !isLate());
+  let partialReason: string | null = null;
+  if (info === null) {
+    partialReason = `this edge started without the ingest node's history: no snapshot within --edge-bootstrap-timeout ${config.edgeBootstrapTimeoutS} s${progress.lastError === null ? '' : ` (${progress.lastError})`}; it serves only what the stream carried since. Start it again on an empty data dir once the ingest node has published a snapshot`;
+    log(`error: new edge: ${partialReason}`);
   }
-  try {
-    const started = performance.now();
-    log('new edge: fetching the ingest node\u2019s latest store snapshot from NATS');
-    const info = await restoreLatestSnapshot(nc, dataDir);
-    if (info === null) log('new edge: no snapshot published yet (the ingest node publishes one once it runs); starting empty, from what the stream still holds');
-    else log(`new edge: restored a ${(info.bytes / 1e6).toFixed(1)} MB snapshot up to stream sequence ${info.streamSeq} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    return info;
-  } catch (err) {
-    log(`warning: new edge: the snapshot could not be restored (${err instanceof Error ? err.message : String(err)}); starting empty`);
-    return null;
-  } finally {
-    await nc.close().catch(() => {});
-  }
+  return { info, partialReason, port: server.port, release: () => server.stop() };
 }
 
 /**
- * Once the restored store is open: the stream resumes after the snapshot's sequence; the ingest
- * node's development key, copied with its store, is not this edge's (each node keeps its own).
+ * Once the new store is open: from a snapshot, the stream resumes after the snapshot's sequence
+ * and the ingest node's development key, copied with its store, is dropped (each node keeps its
+ * own); without one, the store remembers that its history is partial.
  */
-export async function adoptSnapshot(store: Store, info: SnapshotInfo): Promise<void> {
+export async function adoptBootstrap(store: Store, boot: EdgeBootstrap): Promise<void> {
+  const info = boot.info;
+  if (info === null) {
+    await store.putMeta(PARTIAL_META, boot.partialReason);
+    return;
+  }
   await setEdgeResumePoint(store, info.streamSeq, 0);
   await store.deleteMeta('devKey');
   const status: SnapshotStatus = { streamSeq: info.streamSeq, takenMs: info.takenMs, bytes: info.bytes, seconds: 0 };
@@ -57,4 +117,9 @@ export async function adoptSnapshot(store: Store, info: SnapshotInfo): Promise<v
 /** The snapshot an edge's store was made from, or null. */
 export function edgeBootstrapOf(store: Store): SnapshotStatus | null {
   return store.getMeta<SnapshotStatus>(BOOTSTRAP_META) ?? null;
+}
+
+/** Why an edge's history is partial (it started without a snapshot), or null. */
+export function partialHistoryOf(store: Store): string | null {
+  return store.getMeta<string>(PARTIAL_META) ?? null;
 }

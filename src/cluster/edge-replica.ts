@@ -64,7 +64,7 @@ export class EdgeReplica {
     log(this.streamSeq > 0 ? `edge: resuming the stream ${TICKS_STREAM} after sequence ${this.streamSeq}` : `edge: following the stream ${TICKS_STREAM} from its first message`);
   }
 
-  status(): Omit<EdgeClusterStatus, 'bootstrap'> {
+  status(): Omit<EdgeClusterStatus, 'bootstrap' | 'partialHistory'> {
     const nowMs = systemClock.nowMs();
     const lagMs = this.lastStoredMs === null ? null : Math.max(0, Math.round(nowMs - this.lastStoredMs));
     let reason: string | null = null;
@@ -74,7 +74,7 @@ export class EdgeReplica {
     } else if (lagMs > this.maxLagMs) {
       reason = (this.lagMessages ?? 0) > 0 ? `${lagMs} ms behind the stream (${this.lagMessages} messages to apply; limit ${this.maxLagMs} ms)` : `no message from the ingest node for ${lagMs} ms (limit ${this.maxLagMs} ms): is it running?`;
     }
-    return { role: 'edge', nats: this.link.state, streamSeq: this.streamSeq, lagMessages: this.lagMessages, lagMs, maxLagMs: this.maxLagMs, barMismatches: this.applier.barMismatches, seqGaps: this.applier.seqGaps, skippedMessages: this.applier.skippedMessages, reason };
+    return { role: 'edge', nats: this.link.state, streamSeq: this.streamSeq, lagMessages: this.lagMessages, lagMs, maxLagMs: this.maxLagMs, barMismatches: this.applier.barMismatches, seqGaps: this.applier.seqGaps, skippedMessages: this.applier.skippedMessages, historyMessages: this.applier.historyMessages, reason };
   }
 
   async stop(): Promise<void> {

@@ -15,8 +15,10 @@ export const SWEEP_SUBJECT = 'mds.sweep';
 export const BAR_SUBJECT_PREFIX = 'mds.bar';
 /** `mds.symbol.<class>.<symbol>`: a symbol's registry entry, before its first tick of an ingest run. */
 export const SYMBOL_SUBJECT_PREFIX = 'mds.symbol';
+/** `mds.history.<kind>`: rows the ingest node wrote outside the live path (imports, gap filling), as stored after the write. */
+export const HISTORY_SUBJECT_PREFIX = 'mds.history';
 /** Every subject of TICKS_STREAM. */
-export const TICKS_STREAM_SUBJECTS = [`${TICK_SUBJECT_PREFIX}.>`, SWEEP_SUBJECT, `${BAR_SUBJECT_PREFIX}.>`, `${SYMBOL_SUBJECT_PREFIX}.>`];
+export const TICKS_STREAM_SUBJECTS = [`${TICK_SUBJECT_PREFIX}.>`, SWEEP_SUBJECT, `${BAR_SUBJECT_PREFIX}.>`, `${SYMBOL_SUBJECT_PREFIX}.>`, `${HISTORY_SUBJECT_PREFIX}.>`];
 /** KV bucket of API keys (records without secrets: hash, plan, markets, add-ons, revocation). */
 export const KEYS_BUCKET = 'mds_keys';
 /** KV bucket of quota leases: per key and quota window, the calls leased to nodes so far. */

@@ -60,6 +60,10 @@ export class Outbox {
   private connection = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private drainWaiters: (() => void)[] = [];
+  /** Messages removed from the front of `items` so far: `base + i` numbers a message for good. */
+  private base = 0;
+  /** Waiting for every message before `end` to be acked; `drops` is the dropped count when they began. */
+  private settleWaiters: { end: number; drops: number; resolve: (isAcked: boolean) => void }[] = [];
   private readonly counts: OutboxCounts = { published: 0, publishedTicks: 0, queued: 0, queuedBytes: 0, droppedMessages: 0, droppedTicks: 0, streamSeq: 0, failure: null };
   private hasLoggedDrop = false;
 
@@ -100,6 +104,17 @@ export class Outbox {
     this.isFailing = false;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
+  }
+
+  /**
+   * Resolves once every message queued so far is acked or dropped: true when none was dropped
+   * meanwhile (a history publisher then knows its messages are in the stream). Never times out.
+   */
+  settled(): Promise<boolean> {
+    const end = this.base + this.items.length;
+    const drops = this.counts.droppedMessages;
+    if (this.base + this.head >= end) return Promise.resolve(true);
+    return new Promise((resolve) => this.settleWaiters.push({ end, drops, resolve }));
   }
 
   /** Resolves once every queued message is acked, or after `timeoutMs`. */
@@ -193,9 +208,18 @@ export class Outbox {
     if (this.head >= COMPACT_AT && this.head * 2 >= items.length) {
       items.splice(0, this.head);
       this.next -= this.head;
+      this.base += this.head;
       this.head = 0;
     }
     if (this.head === items.length) for (const w of this.drainWaiters.splice(0)) w();
+    if (this.settleWaiters.length > 0) {
+      const front = this.base + this.head;
+      this.settleWaiters = this.settleWaiters.filter((w) => {
+        if (w.end > front) return true;
+        w.resolve(this.counts.droppedMessages === w.drops);
+        return false;
+      });
+    }
   }
 
   /** Makes room for `bytes` by dropping the oldest messages not sent (only while none is outstanding ahead of them). */

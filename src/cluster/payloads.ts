@@ -84,3 +84,33 @@ export function decodePayload<T extends { v: number }>(data: Uint8Array): T {
   if (typeof value !== 'object' || value === null || value.v !== PAYLOAD_VERSION) throw new Error(`payload version ${JSON.stringify((value as { v?: unknown } | null)?.v)} is not ${PAYLOAD_VERSION} (an ingest node of another mds version?)`);
   return value;
 }
+
+/** `mds.history.bars`: one timeframe's completed bars of a symbol, as the ingest node stores them (packed t, o, h, l, c, v; NaN volume for none). */
+export interface HistoryBarsPayload {
+  v: number;
+  entry: Omit<SymbolEntry, 'id'>;
+  tf: string;
+  bars: Uint8Array;
+}
+
+/** `mds.history.bonds`: bond observations as `[symbol, date, yield percent, source]`. */
+export interface HistoryBondsPayload {
+  v: number;
+  observations: [string, string, number, string][];
+}
+
+/** `mds.history.calendar`: economic-calendar events as stored. */
+export interface HistoryCalendarPayload {
+  v: number;
+  events: unknown[];
+}
+
+/** `mds.history.fundamentals`: fundamentals records with their served JSON. */
+export interface HistoryFundamentalsPayload {
+  v: number;
+  items: { record: unknown; json: string }[];
+}
+
+export function encodeHistory<T extends { v: number }>(payload: Omit<T, 'v'>): Uint8Array {
+  return packr.pack({ v: PAYLOAD_VERSION, ...payload });
+}

@@ -1,7 +1,8 @@
 // `--role ingest`: a store snapshot in the NATS object store for new edges (snapshots.ts), taken
-// once the node is connected and its queue is published, then every --snapshot-every minutes.
-// The resume point is read before the store is flushed and copied, so the copy holds every tick
-// the stream carries up to it (see IngestClusterStatus.streamSeq).
+// once the node is connected and JetStream acked a first message, then every --snapshot-every
+// minutes. The resume point is read before the store is flushed and copied, so the copy holds every
+// tick the stream carries up to it (a message leaves only once the store committed what it carries,
+// see ingest-publisher.ts): no need to wait for an empty queue, which a busy feed may never have.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../clock.ts';
@@ -17,9 +18,8 @@ const TMP_PREFIX = '.snapshot-tmp-';
 const READY_CHECK_MS = 1000;
 
 export interface SnapshotSource {
-  /** The newest stream sequence JetStream acked, and whether anything waits to be. */
+  /** The newest stream sequence JetStream acked. */
   streamSeq(): number;
-  queued(): number;
 }
 
 export class SnapshotPublisher {
@@ -62,8 +62,8 @@ export class SnapshotPublisher {
 
   private async tick(): Promise<void> {
     const nc = this.link.nc;
-    // The first one waits for a connected node with nothing left to publish (its history is in the stream's reach).
-    if (nc === null || !this.link.isConnected || this.source.queued() > 0 || this.source.streamSeq() === 0) return this.schedule(READY_CHECK_MS);
+    // The first one waits for a connected node whose stream position is known (its first ack).
+    if (nc === null || !this.link.isConnected || this.source.streamSeq() === 0) return this.schedule(READY_CHECK_MS);
     this.running = this.take(nc);
     await this.running;
     this.running = null;

@@ -4,7 +4,7 @@
 // into its empty data dir before opening it, then replays the tick stream from that sequence on.
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, renameSync, existsSync, closeSync, fsyncSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Objm, StorageType, type ObjectStore } from '@nats-io/obj';
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -74,7 +74,7 @@ function infoOf(m: Record<string, string>, size: number): SnapshotInfo | null {
  * it covers, or null when there is no snapshot (the edge then starts empty and replays the stream).
  * Written under a temporary name, synced and renamed: an interrupted download leaves no store.
  */
-export async function restoreLatestSnapshot(nc: NatsConnection, dataDir: string): Promise<SnapshotInfo | null> {
+export async function restoreLatestSnapshot(nc: NatsConnection, dataDir: string, onProgress?: (bytes: number, totalBytes: number) => void): Promise<SnapshotInfo | null> {
   if (existsSync(join(dataDir, STORE_FILE))) throw new Error(`${dataDir} already holds a store: a snapshot is only restored into an empty data dir`);
   const os = await bucket(nc);
   const result = await os.get(LATEST_SNAPSHOT);
@@ -83,7 +83,15 @@ export async function restoreLatestSnapshot(nc: NatsConnection, dataDir: string)
   if (info === null) throw new Error(`the snapshot in ${SNAPSHOT_BUCKET}/${LATEST_SNAPSHOT} names no stream sequence`);
   const partial = join(dataDir, PARTIAL_STORE_FILE);
   try {
-    await pipeline(Readable.fromWeb(result.data as never), createWriteStream(partial));
+    let bytes = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bytes += chunk.length;
+        onProgress?.(bytes, result.info.size);
+        done(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(result.data as never), counted, createWriteStream(partial));
     // The object store checks the digest as it reads; a short or corrupt read fails `error`.
     const failed = await result.error;
     if (failed) throw new Error(`the snapshot download failed: ${failed.message}`);

@@ -2,14 +2,19 @@
 // straight from a StreamWriter): ticks through the ingest path's replicated entry points under the
 // ingest node's seq (a seq the store already has is a no-op), sweeps at the ingest node's instants
 // (so the bar builder seals the same bars), registry entries of symbols the edge lacks. The ingest
-// node's sealed bars are compared with the edge's own, and a difference is counted.
+// node's sealed bars are compared with the edge's own, and a difference is counted. History the
+// ingest node wrote outside the live path (history-publisher.ts) is written as it comes: its rows
+// replace the edge's, and the bars in progress are folded again from the minutes.
 import type { AssetClass } from '../domain/asset-classes.ts';
 import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Pipeline } from '../ingest/pipeline.ts';
-import type { Store } from '../store/index.ts';
-import { BAR_SUBJECT_PREFIX, SWEEP_SUBJECT, SYMBOL_SUBJECT_PREFIX, TICK_SUBJECT_PREFIX } from './nats.ts';
-import { decodePayload, QUOTE, TRADE, type BarPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
+import { resumeSeries } from '../ingest/importers/history/replicated-bars.ts';
+import { TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
+import type { FundamentalsRecord } from '../domain/fundamentals.ts';
+import { BAR_FIELDS, type Store, type StoredEvent } from '../store/index.ts';
+import { BAR_SUBJECT_PREFIX, HISTORY_SUBJECT_PREFIX, SWEEP_SUBJECT, SYMBOL_SUBJECT_PREFIX, TICK_SUBJECT_PREFIX } from './nats.ts';
+import { decodePayload, QUOTE, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
 
 /** Bars seen on one side only, waiting for the other, before the oldest are forgotten. */
 const MAX_UNMATCHED_BARS = 50_000;
@@ -27,6 +32,8 @@ export class StreamApplier {
   repeatedTicks = 0;
   /** Messages that could not be applied, whole or in part (unknown symbol, unreadable payload). */
   skippedMessages = 0;
+  /** History messages applied. */
+  historyMessages = 0;
   private readonly symIds = new Map<string, Map<string, number>>();
   /** Per symbol: bars starting at or before this were not seen whole here (the edge joined, or a gap). */
   private readonly compareAfterMs: number[] = [];
@@ -49,6 +56,7 @@ export class StreamApplier {
       else if (subject.startsWith(TICK_SUBJECT_PREFIX)) this.applyTicks(decodePayload<TickBatchPayload>(data));
       else if (subject.startsWith(BAR_SUBJECT_PREFIX)) this.applyBar(decodePayload<BarPayload>(data));
       else if (subject.startsWith(SYMBOL_SUBJECT_PREFIX)) this.applySymbol(decodePayload<SymbolPayload>(data));
+      else if (subject.startsWith(HISTORY_SUBJECT_PREFIX)) this.applyHistory(subject.slice(HISTORY_SUBJECT_PREFIX.length + 1), data);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.skippedMessages++;
@@ -112,6 +120,34 @@ export class StreamApplier {
     if (symId < 0) return;
     const [t, o, h, l, c, v] = p.bar;
     this.matchBar(symId, { t, o, h, l, c, v }, false);
+  }
+
+  private applyHistory(kind: string, data: Uint8Array): void {
+    if (kind === 'bars') this.applyHistoryBars(decodePayload<HistoryBarsPayload>(data));
+    else if (kind === 'bonds') this.store.bonds.put(decodePayload<HistoryBondsPayload>(data).observations.map(([symbol, date, yieldPct, source]) => ({ symbol, date, yieldPct, source })));
+    else if (kind === 'calendar') this.store.calendar.upsert(decodePayload<HistoryCalendarPayload>(data).events as StoredEvent[]);
+    else if (kind === 'fundamentals') {
+      const items = decodePayload<HistoryFundamentalsPayload>(data).items.map((i) => ({ symbol: (i.record as FundamentalsRecord).symbol, record: i.record as FundamentalsRecord, json: i.json }));
+      this.store.fundamentals.update(items, (_, item) => ({ record: item.record, json: item.json }));
+    }
+    else throw new Error(`unknown history kind ${JSON.stringify(kind)}`);
+    this.historyMessages++;
+  }
+
+  /** The ingest node's completed bars of one timeframe: they replace the edge's, short of its bar in progress. */
+  private applyHistoryBars(p: HistoryBarsPayload): void {
+    if (!(TIMEFRAMES as readonly string[]).includes(p.tf)) throw new Error(`unknown timeframe ${JSON.stringify(p.tf)}`);
+    const tf = p.tf as Timeframe;
+    this.applySymbol({ v: p.v, entry: p.entry });
+    const entry = this.store.registry.resolve(p.entry.assetClass, p.entry.symbol);
+    if (entry === undefined) return;
+    // A copy of its own, aligned for reading as doubles (a decoded bin is a view into the message).
+    const records = new Float64Array(new Uint8Array(p.bars).buffer);
+    let n = records.length / BAR_FIELDS;
+    const open = this.store.openBar(entry.id, tf);
+    while (n > 0 && open !== undefined && records[(n - 1) * BAR_FIELDS]! >= open.t) n--;
+    if (n > 0) this.store.mergeBars(entry.id, tf, records, n, 'replace');
+    resumeSeries(this.store, entry, this.pipeline.hasLine(entry.id) ? this.pipeline.bars : null, tf === '1m');
   }
 
   /** A registry entry of the ingest node: learned when this edge lacks the symbol (a venue's instrument). */

@@ -24,6 +24,8 @@ export interface IngestClusterStatus {
   droppedTicks: number;
   /** Why the last publish failed, while publishing fails. */
   publishError: string | null;
+  /** Notes of history written outside the live path (imports, gap filling) not yet published to the edges. */
+  historyPending: number;
   /** The latest store snapshot for new edges this node published, or null before the first. */
   snapshot: SnapshotStatus | null;
   /** Why the last snapshot failed, or null. */
@@ -56,8 +58,12 @@ export interface EdgeClusterStatus {
   seqGaps: number;
   /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
   skippedMessages: number;
+  /** History messages (rows the ingest node wrote outside the live path) applied since start. */
+  historyMessages: number;
   /** The snapshot this edge's store was made from (its first start), or null. */
   bootstrap: SnapshotStatus | null;
+  /** Why this edge's history is partial (it started without a snapshot), or null when it is not. */
+  partialHistory: string | null;
   reason: string | null;
 }
 

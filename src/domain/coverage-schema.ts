@@ -33,6 +33,7 @@ export const CoverageSchema = T.Object(
       { additionalProperties: false },
     ),
     ranges: T.Array(CoverageRangeSchema, { description: 'time order; a range never spans time the market is closed' }),
+    partial_history: T.Optional(T.String({ description: 'an edge node that started without the ingest node\'s history (no snapshot in time): why gaps before its start may be history it lacks, not gaps of the market' })),
   },
   { $id: 'Coverage', additionalProperties: false },
 );

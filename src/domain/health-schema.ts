@@ -66,6 +66,8 @@ export const IngestClusterSchema = T.Object(
     dropped_ticks: T.Integer({ minimum: 0 }),
     /** Why publishing fails, while it does; null otherwise. */
     publish_error: T.Union([T.String(), T.Null()]),
+    /** Changes of history written outside the live path (imports, gap filling) not yet in the stream for the edges. */
+    history_pending: T.Integer({ minimum: 0 }),
     /** The latest store snapshot for new edges (--snapshot-every), or null before the first. */
     snapshot: T.Union([SnapshotSchema, T.Null()]),
     /** Why the last snapshot failed, or null. */
@@ -93,8 +95,12 @@ export const EdgeClusterSchema = T.Object(
     seq_gaps: T.Integer({ minimum: 0 }),
     /** Stream messages that could not be applied (unknown symbol, unreadable payload). */
     skipped_messages: T.Integer({ minimum: 0 }),
+    /** History messages (rows the ingest node imported or gap-filled) applied since start. */
+    history_messages: T.Integer({ minimum: 0 }),
     /** The snapshot this edge's store was made from on its first start, or null. */
     bootstrap: T.Union([SnapshotSchema, T.Null()]),
+    /** False when this edge started without the ingest node's history (no snapshot within --edge-bootstrap-timeout): the status is then degraded for good. */
+    history_complete: T.Boolean(),
   },
   { additionalProperties: false },
 );

@@ -15,3 +15,4 @@ export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';
 export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic-calendar.ts';
 export { backupStore, hasStore, type BackupResult } from './backup.ts';
 export { checkStoreFile, STORE_FILE, UnusableStoreError } from './store-file.ts';
+export type { HistoryChange, NotedChange } from './history-changes.ts';

@@ -8,6 +8,7 @@ import { EconomicCalendarStore } from './economic-calendar.ts';
 import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice, type ConflictMode, type MergeCounts } from './bars.ts';
 import { ImportJournal } from './imports.ts';
+import { HistoryChanges } from './history-changes.ts';
 import { openDbs, SCHEMA_VERSION, type StoreDbs } from './env.ts';
 import { LatestStore, type LatestState } from './latest.ts';
 import { LiveStore, savedOpenTicks } from './live.ts';
@@ -60,6 +61,8 @@ export class Store {
   readonly calendar: EconomicCalendarStore;
   /** History imports staged and applied (store/imports.ts). */
   readonly imports: ImportJournal;
+  /** History written outside the live path, for an ingest node to publish (store/history-changes.ts). */
+  readonly historyChanges: HistoryChanges;
   readonly dataDir: string;
   private readonly dbs: StoreDbs;
   private readonly queue: WriteQueue;
@@ -116,6 +119,7 @@ export class Store {
     this.bonds = new BondStore(this.dbs);
     this.calendar = new EconomicCalendarStore(this.dbs);
     this.imports = new ImportJournal(this.dbs, opts.dataDir);
+    this.historyChanges = new HistoryChanges(this.dbs);
     this.liveStretches = new LiveIntervalStore(this.dbs, this.queue);
     this.replica = new ReplicaPositionStore(this.dbs, this.queue);
   }

@@ -102,4 +102,36 @@ describe('outbox', () => {
     expect(await outbox.drained(5000)).toBe(true);
     expect(server.stored).toEqual(ids(51, 150));
   });
+
+  test('settled: true once every message queued before it is acked (across a compaction), false when one was dropped', async () => {
+    const server = new FakeServer();
+    const outbox = new Outbox(() => {}, async () => {}, 1000);
+    const conn = new FakeConnection(server);
+    conn.mode = 'hold';
+    outbox.attach(conn.client());
+    enqueue(outbox, 1, 5000);
+    let settled = null as boolean | null;
+    void outbox.settled().then((ok) => (settled = ok));
+    enqueue(outbox, 5001, 5010);
+    // Acked up to the last message before it, in order: it resolves then, not before.
+    while (conn.held.length > 0 && server.stored.length < 4999) {
+      conn.held.shift()!.answer();
+      // The ack's callback runs, and the outbox sends the next messages.
+      await Bun.sleep(0);
+    }
+    expect(settled).toBeNull();
+    conn.mode = 'ack';
+    conn.held.shift()!.answer();
+    await until(async () => settled !== null, 'settled to resolve');
+    expect(settled).toBe(true);
+    expect(server.stored.slice(0, 5000)).toEqual(ids(1, 5000));
+
+    // NATS away and the queue overflowing: what was waited for was partly dropped.
+    const away = new Outbox(() => {}, async () => {}, 1000);
+    enqueue(away, 1, 10);
+    const waited = away.settled();
+    enqueue(away, 11, 150);
+    away.attach(new FakeConnection(new FakeServer()).client());
+    expect(await waited).toBe(false);
+  });
 });

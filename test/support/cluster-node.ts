@@ -28,8 +28,11 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-/** Starts `mds serve --data-dir DIR ARGS` on a free port; resolves once it serves REST. */
-export async function startNode(dataDir: string, args: string[]): Promise<Node> {
+/**
+ * Starts `mds serve --data-dir DIR ARGS` on a free port; resolves once it serves REST, or with
+ * `bootstrapping`, once a new edge's port answers while it waits for a snapshot (the same port).
+ */
+export async function startNode(dataDir: string, args: string[], opts: { bootstrapping?: boolean } = {}): Promise<Node> {
   const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...args], { stdout: 'pipe', stderr: 'pipe', env: cleanEnv() });
   let out = '';
   const decoder = new TextDecoder();
@@ -42,12 +45,12 @@ export async function startNode(dataDir: string, args: string[]): Promise<Node> 
   await until(
     async () => {
       if (proc.exitCode !== null) throw new Error(`mds serve exited (${proc.exitCode}) before listening:\n${out}`);
-      const m = /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m && / feed \w+;/.test(out)) port = Number(m[1]);
+      const m = opts.bootstrapping ? /bootstrapping' on port (\d+)/.exec(out) : /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m && (opts.bootstrapping || / feed \w+;/.test(out))) port = Number(m[1]);
       return port !== 0;
     },
     `mds serve ${args.join(' ')} to listen`,
-    // A child process that loads the app and may make history: a minute and more at load 15+.
+    // A first start makes history, a restart fills its gap: slow on a busy shared machine.
     90_000,
   );
   const base = `http://127.0.0.1:${port}`;

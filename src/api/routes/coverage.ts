@@ -25,7 +25,11 @@ export function coverageRoutes(deps: ApiDeps) {
       ({ params, query, request }) => {
         const entry = resolveSymbol(deps.store, assetClass, params.symbol, accountOf(request));
         const nowMs = deps.clock.nowMs();
-        return jsonResponse(JSON.stringify(coverageBody(source, entry, parseCoverageParams(query, nowMs), nowMs)));
+        const body = coverageBody(source, entry, parseCoverageParams(query, nowMs), nowMs);
+        // An edge that knows its history is partial says so with every report.
+        const cluster = deps.cluster?.status();
+        if (cluster?.role === 'edge' && cluster.partialHistory !== null) body.partial_history = cluster.partialHistory;
+        return jsonResponse(JSON.stringify(body));
       },
       { params: SymbolParams, query: CoverageQuery },
     ) as unknown as typeof routes;

@@ -58,5 +58,8 @@ export async function importBonds(store: Store, path: string, opts: BondsImportO
   }
   const report = { info, rows, badRows, observations: observations.length, symbols: symbols.size, firstDate, lastDate };
   if ((opts.strict && badRows > 0) || observations.length === 0) return { ...report, written: null };
-  return { ...report, written: store.bonds.put(observations) };
+  const written = store.bonds.put(observations);
+  // For an ingest node to publish to its edges (store/history-changes.ts).
+  await store.historyChanges.note({ kind: 'bonds', symbols: [...symbols] });
+  return { ...report, written };
 }

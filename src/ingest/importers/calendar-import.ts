@@ -31,5 +31,8 @@ export async function importCalendar(store: Store, path: string, opts: CalendarI
     } else events.push({ ...row.event, origin: 'import' });
   }
   if ((opts.strict && badRows > 0) || events.length === 0) return { rows, badRows, written: null };
-  return { rows, badRows, written: store.calendar.upsert(events) };
+  const written = store.calendar.upsert(events);
+  // For an ingest node to publish to its edges (store/history-changes.ts).
+  await store.historyChanges.note({ kind: 'calendar', ids: [...new Set(events.map((e) => e.id))] });
+  return { rows, badRows, written };
 }

@@ -39,5 +39,8 @@ export async function importFundamentals(store: Store, path: string, opts: Impor
     }
   }
   if (opts.strict && badRows > 0) return { rows, badRows, written: null };
-  return { rows, badRows, written: writeFundamentals(store, records) };
+  const written = writeFundamentals(store, records);
+  // For an ingest node to publish to its edges (store/history-changes.ts).
+  await store.historyChanges.note({ kind: 'fundamentals', symbols: [...new Set(records.map((r) => r.symbol))] });
+  return { rows, badRows, written };
 }

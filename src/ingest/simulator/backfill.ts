@@ -31,10 +31,16 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
   log(isFirst ? `first start: making ${opts.historyDays} days of 1-minute and ${opts.historyYears} years of daily history for ${ALL_INSTRUMENTS.length} instruments` : 'resuming: filling the gap since the last run');
   let done = 0;
   let minutes = 0;
+  // Where each series' gap starts (its minute then in progress included), for an ingest node to publish it.
+  const gapFrom = new Map<number, number>();
   for (const spec of ALL_INSTRUMENTS) {
     // A series with no minutes gets its whole history; one with minutes continues from its last,
     // so a first start killed midway and run again neither rebuilds nor copies a finished series.
-    for (const entry of historyEntries(store, spec)) minutes += extendHistory(store, entry, spec, endMs, plan, opts.seed);
+    for (const entry of historyEntries(store, spec)) {
+      const last = store.lastCompletedBarT(entry.id, '1m');
+      if (!isFirst && last !== null) gapFrom.set(entry.id, last);
+      minutes += extendHistory(store, entry, spec, endMs, plan, opts.seed);
+    }
     done++;
     // Whole instruments per transaction: a kill leaves each one's history complete or absent.
     if (done % HISTORY_FLUSH_INSTRUMENTS === 0) {
@@ -54,6 +60,7 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
     await store.flush();
   }
   if (isFirst) await store.putMeta('historyDone', { atMs: coveredMs, seed: opts.seed });
+  else await store.historyChanges.note({ kind: 'bars', ranges: [...gapFrom].filter(([, fromMs]) => fromMs < coveredMs).map(([symId, fromMs]) => [symId, fromMs, coveredMs]) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(isFirst ? `history ready in ${seconds}s` : `gap filled (${minutes} minute bars) in ${seconds}s`);
 }

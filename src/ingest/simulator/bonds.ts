@@ -67,7 +67,11 @@ export class SimulatedBonds {
         });
       }
     }
-    if (observations.length > 0) this.store.bonds.putNew(observations);
+    if (observations.length > 0) {
+      this.store.bonds.putNew(observations);
+      // For an ingest node to publish to its edges (store/history-changes.ts).
+      this.store.historyChanges.note({ kind: 'bonds', symbols: [...new Set(observations.map((o) => o.symbol))] }).catch(this.onError);
+    }
     return observations.length;
   }
 

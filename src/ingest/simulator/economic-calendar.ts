@@ -158,6 +158,8 @@ export class SimulatedCalendar {
       events.map((e): StoredEvent => ({ ...e, origin: 'sim' })),
       (stored) => stored.origin === 'import',
     );
+    // For an ingest node to publish to its edges (store/history-changes.ts).
+    if (summary.added + summary.updated > 0) this.store.historyChanges.note({ kind: 'calendar', ids: events.map((e) => e.id) }).catch(this.onError);
     return summary.added + summary.updated;
   }
 

@@ -159,6 +159,8 @@ export class SimulatedFundamentals {
       records.push(record);
     }
     const summary = records.length === 0 ? null : writeFundamentals(this.store, records);
+    // For an ingest node to publish to its edges (store/history-changes.ts).
+    await this.store.historyChanges.note({ kind: 'fundamentals', symbols: [...new Set(records.map((r) => r.symbol))] });
     await this.store.putMeta(DELIVERED_KEY, today);
     return summary;
   }

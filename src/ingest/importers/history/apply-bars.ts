@@ -55,15 +55,23 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
   const commit = () => store.flush();
   let sinceFlush = 0;
   await hold?.afterBlocks(0, record.id, commit);
+  // What changed, for an ingest node to publish to its edges (store/history-changes.ts).
+  const ranges: [number, number, number][] = [];
   for (const [key, tfIndex] of record.series) {
     const entry = store.registry.bySymbolName(key) ?? resolveNamespaced(store, key);
     if (!entry) throw new Error(`import ${record.id}: symbol ${key} is not in the registry`);
     const tf = TIMEFRAME_BY_INDEX[tfIndex]!.id;
     const align = alignmentFor(entry);
     const recent: RecentMinutes = { fromMs: NaN, bars: [], lastWritten: new Map() };
+    let fromMs = Infinity;
+    let toMs = -Infinity;
     for (const block of store.imports.blocks(record, key, tfIndex)) {
       const n = block.length / BAR_FIELDS;
       progress.blocks++;
+      if (n > 0) {
+        fromMs = Math.min(fromMs, block[0]!);
+        toMs = Math.max(toMs, block[(n - 1) * BAR_FIELDS]! + 1);
+      }
       if (tf === '1m') mergeMinutes(store, entry.id, align, block, n, record.onConflict, result, recent);
       else mergeInto(store, entry.id, tf, block, n, record.onConflict, result);
       sinceFlush += n;
@@ -78,8 +86,10 @@ export async function applyStagedImport(store: Store, record: ImportRecord, nowM
     }
     if (tf === '1m') refoldOpenBars(store, entry.id, align);
     hooks.seriesChanged?.(entry);
+    if (fromMs < toMs) ranges.push([entry.id, fromMs, toMs]);
   }
   await store.flush();
+  await store.historyChanges.note({ kind: 'bars', ranges });
   return result;
 }
 
@@ -228,7 +238,7 @@ function writeCoarse(store: Store, symId: number, tf: Timeframe, out: Bar[], las
  * imported into such a bucket, they are folded again from the stored minutes (the live builder
  * then resumes from them, see `ApplyHooks.seriesChanged`).
  */
-function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void {
+export function refoldOpenBars(store: Store, symId: number, align: BarAlignment): void {
   for (const tf of COARSER) {
     const open = store.openBar(symId, tf);
     if (!open) continue;
