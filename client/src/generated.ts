@@ -67,6 +67,7 @@ export interface Health {
     dropped_messages: number;
     dropped_ticks: number;
     publish_error: string | null;
+    history_pending: number;
     snapshot: {
       stream_seq: number;
       taken_ms: number;
@@ -84,12 +85,14 @@ export interface Health {
     bar_mismatches: number;
     seq_gaps: number;
     skipped_messages: number;
+    history_messages: number;
     bootstrap: {
       stream_seq: number;
       taken_ms: number;
       bytes: number;
       seconds: number;
     } | null;
+    history_complete: boolean;
   };
   recording?: {
     dir: string;
@@ -651,6 +654,8 @@ export interface Coverage {
   };
   /** time order; a range never spans time the market is closed */
   ranges: CoverageRange[];
+  /** an edge node that started without the ingest node's history (no snapshot in time): why gaps before its start may be history it lacks, not gaps of the market */
+  partial_history?: string;
 }
 
 export interface CoverageRange {
