@@ -6,18 +6,22 @@ import type { AssetClass } from '../domain/asset-classes.ts';
 import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 
-export const PAYLOAD_VERSION = 1;
+export const PAYLOAD_VERSION = 2;
 // Plain msgpack (no record extension): every reader decodes every message on its own.
 const packr = new Packr({ useRecords: false });
 
 /** Record kinds in a tick batch. */
 export const QUOTE = 0;
 export const TRADE = 1;
+/** A line's freshness changed on the ingest node (it lost its last live source, or regained one). */
+export const STATUS = 2;
 
 /**
  * One class's ticks in the order the ingest node stored them, as one flat array: a quote is
  * `0, symbol, seq, tsMs, bid, ask, bidSize, askSize, sourceCount` and a trade
- * `1, symbol, seq, tsMs, price, size, sourceCount` (null sizes and counts as nil).
+ * `1, symbol, seq, tsMs, price, size, sourceCount` (null sizes and counts as nil). A change of a
+ * line's freshness is `2, symbol, isStale (1 or 0), liveSources, sinceMs`, in its place among the
+ * ticks, so an edge's `stale` marker and status frames follow the ingest node's exactly.
  */
 export interface TickBatchPayload {
   v: number;
@@ -38,6 +42,15 @@ export class TickBatch {
   trade(symbol: string, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void {
     this.ticks.push(TRADE, symbol, seq, tsMs, price, size, sourceCount);
     this.count++;
+  }
+
+  /** Not a tick: `count` stays, so tick figures count ticks only. */
+  status(symbol: string, isStale: boolean, liveSources: number, sinceMs: number): void {
+    this.ticks.push(STATUS, symbol, isStale ? 1 : 0, liveSources, sinceMs);
+  }
+
+  get isEmpty(): boolean {
+    return this.ticks.length === 0;
   }
 
   encode(): Uint8Array {

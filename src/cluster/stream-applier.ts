@@ -14,7 +14,7 @@ import { TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
 import type { FundamentalsRecord } from '../domain/fundamentals.ts';
 import { BAR_FIELDS, type Store, type StoredEvent } from '../store/index.ts';
 import { BAR_SUBJECT_PREFIX, HISTORY_SUBJECT_PREFIX, SWEEP_SUBJECT, SYMBOL_SUBJECT_PREFIX, TICK_SUBJECT_PREFIX } from './nats.ts';
-import { decodePayload, QUOTE, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
+import { decodePayload, QUOTE, STATUS, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
 
 /** Bars seen on one side only, waiting for the other, before the oldest are forgotten. */
 const MAX_UNMATCHED_BARS = 50_000;
@@ -96,6 +96,9 @@ export class StreamApplier {
           this.counted(isNew, symId, symbol, last, seq, tsMs);
         }
         i += 7;
+      } else if (kind === STATUS) {
+        if (symId >= 0) this.pipeline.applyStatus(symId, t[i + 2] === 1, t[i + 3] as number, t[i + 4] as number);
+        i += 5;
       } else throw new Error(`unknown tick kind ${JSON.stringify(kind)}`);
     }
   }

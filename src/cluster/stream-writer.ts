@@ -1,5 +1,5 @@
 // What an ingest node writes to the replicated stream, in the order its ingest path made it: each
-// consolidated tick (batched per class for a few ms: at 100,000 ticks/s a message per tick would be
+// consolidated tick and each change of a line's freshness (batched per class for a few ms: at 100,000 ticks/s a message per tick would be
 // 100,000 JetStream messages a second), each sweep time (after closing every open batch, so an edge
 // sees each tick on the same side of each seal), each sealed minute bar, and each symbol's entry
 // before its first tick. Where the messages go is its user's (the JetStream outbox, or a test).
@@ -48,6 +48,11 @@ export class StreamWriter implements TickListener, BarListener {
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void {
     this.batchFor(entry).trade(entry.symbol, seq, tsMs, price, size, sourceCount);
     this.afterTick(entry.assetClass);
+  }
+
+  onStatus(entry: SymbolEntry, isStale: boolean, liveSources: number, sinceMs: number): void {
+    this.batchFor(entry).status(entry.symbol, isStale, liveSources, sinceMs);
+    if (this.cycleTimer === null) this.cycleTimer = setTimeout(this.closeCycle, CYCLE_MS);
   }
 
   onMinuteBar(entry: SymbolEntry, minute: Readonly<Bar>): void {
@@ -99,7 +104,7 @@ export class StreamWriter implements TickListener, BarListener {
   }
 
   private writeBatch(batch: TickBatch): void {
-    if (batch.count === 0) return;
+    if (batch.isEmpty) return;
     this.batches.delete(batch.assetClass);
     this.send(tickSubject(batch.assetClass), batch.encode(), batch.count);
   }

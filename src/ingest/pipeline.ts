@@ -335,6 +335,24 @@ export class Pipeline {
     return true;
   }
 
+  /**
+   * A line's freshness as another node judged it (an edge applying the ingest node's stream): the
+   * edge has no sources of its own, so its `stale` marker and status frames follow these changes.
+   */
+  applyStatus(symId: number, isStale: boolean, liveSources: number, sinceMs: number): void {
+    const line = this.lines[symId] ?? this.rawLineOf(symId);
+    if (line === undefined) return;
+    line.newestSourceMs = Infinity;
+    // A quote the edge applied first may have made the line live already: no second frame for it.
+    if (line.isLive === !isStale) this.store.setFreshness(line.entry.id, isStale, sinceMs, liveSources);
+    else this.setStatus(line, isStale, liveSources, sinceMs);
+  }
+
+  private rawLineOf(symId: number): Line | undefined {
+    for (const line of this.lines) if (line?.raw?.entry.id === symId) return line.raw;
+    return undefined;
+  }
+
   /** Like `applyQuote`, for a trade of the consolidated tape (bars from trades on lines that take them). */
   applyTrade(symId: number, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): boolean {
     const line = this.lines[symId];

@@ -164,6 +164,59 @@ describe('stream applier', () => {
     await other.close();
   });
 
+  test("an edge's lines go stale and live again exactly when the ingest node's do, with status frames", async () => {
+    using ingestDir = tempDir();
+    using edgeDir = tempDir();
+    const ingestStore = openStore(ingestDir.path);
+    const clock = new ManualClock(START);
+    const ingest = new Pipeline(ingestStore, clock);
+    const messages: Message[] = [];
+    const writer = new StreamWriter(ingest, (subject, data) => messages.push({ subject, data }), () => clock.nowMs());
+    const btc = ingestStore.registry.resolve('crypto', 'BTCUSD')!;
+    const eur = ingestStore.registry.resolve('forex', 'EURUSD')!;
+    ingest.addLine(btc);
+    ingest.addLine(eur);
+    const edgeStore = openStore(edgeDir.path, true);
+    const edge = new Pipeline(edgeStore, new ManualClock(START));
+    const frames: string[] = [];
+    edge.subscribe({ onQuote() {}, onTrade() {}, onStatus: (entry, isStale, sources) => frames.push(`${entry.symbol} ${isStale ? 'stale' : 'live'} ${sources}`) });
+    const applier = new StreamApplier(edgeStore, edge, () => {});
+    // A sweep writes the open batches (and is applied as one on the edge).
+    const ship = () => {
+      ingest.sweep(clock.nowMs());
+      for (const m of messages.splice(0)) applier.apply(m.subject, m.data);
+    };
+    const edgeState = (symbol: string, cls: AssetClass) => {
+      const s = edgeStore.latest(edgeStore.registry.resolve(cls, symbol)!.id)!;
+      return { isStale: s.isStale, liveSources: s.liveSources };
+    };
+
+    // One venue quotes both lines: live on the edge too.
+    ingest.quote(btc.id, 0, START, 100, 101, 1, 1);
+    ingest.quote(eur.id, 0, START, 1.1, 1.2, 1, 1);
+    ship();
+    expect(edgeState('BTCUSD', 'crypto')).toEqual({ isStale: false, liveSources: 1 });
+    // The venue drops BTCUSD (a feed's stale mark): the edge's line goes stale with it, EURUSD stays live.
+    clock.set(START + 1000);
+    ingest.dropSource(btc.id, 0);
+    expect(ingestStore.latest(btc.id)!.isStale).toBe(true);
+    ship();
+    expect(edgeState('BTCUSD', 'crypto')).toEqual({ isStale: true, liveSources: 0 });
+    expect(edgeState('EURUSD', 'forex')).toEqual({ isStale: false, liveSources: 1 });
+    // EURUSD goes silent past the stale window: the ingest node's sweep marks it, and the edge follows.
+    clock.set(START + 11_000);
+    ingest.quote(btc.id, 0, START + 11_000, 100, 101, 1, 1);
+    ship();
+    expect(edgeState('EURUSD', 'forex')).toEqual({ isStale: true, liveSources: 0 });
+    expect(edgeState('BTCUSD', 'crypto')).toEqual({ isStale: false, liveSources: 1 });
+    // One frame per change, as on the ingest node (the forex raw line follows its one source).
+    expect(frames).toEqual(['BTCUSD live 1', 'EURUSD live 1', 'EURUSD.RAW live 1', 'BTCUSD stale 0', 'BTCUSD live 1', 'EURUSD stale 0', 'EURUSD.RAW stale 0']);
+    expect(applier.skippedMessages).toBe(0);
+    writer.close();
+    await ingestStore.close();
+    await edgeStore.close();
+  });
+
   test('the resume point is kept with the data and set for a bootstrap', async () => {
     using dir = tempDir();
     let store = Store.open({ dataDir: dir.path });
