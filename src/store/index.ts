@@ -4,6 +4,7 @@ export { freeBytesAt, formatBytes, lowDiskText, type DiskStatus } from './disk-w
 export { isCommitFailure } from './commit-failures.ts';
 export { compactStore, type CompactResult } from './compact.ts';
 export type { BarChunkSpan, BarSlice, ConflictMode, MergeCounts } from './bars.ts';
+export { chunkSpanMs, chunkStartOf } from './bars.ts';
 export type { ImportRecord, ImportResult, ImportState } from './imports.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { ReplicaPosition } from './replica.ts';

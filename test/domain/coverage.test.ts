@@ -66,6 +66,7 @@ describe('classifyCoverage', () => {
           bars: kinds.filter((k) => k === 'bars').length,
           quiet: kinds.filter((k) => k === 'quiet').length,
           gaps: kinds.filter((k) => k === 'gap').length,
+          pending: 0,
         });
       }),
       { numRuns: 400 },
@@ -109,7 +110,7 @@ describe('classifyCoverage', () => {
         { fromMs: 4 * HOUR, toMs: 5 * HOUR, kind: 'bars', count: 1 },
         { fromMs: 5 * HOUR, toMs: 6 * HOUR, kind: 'gap', count: 1 },
       ],
-      totals: { slots: 6, bars: 3, quiet: 1, gaps: 2 },
+      totals: { slots: 6, bars: 3, quiet: 1, gaps: 2, pending: 0 },
     });
   });
 
