@@ -1,0 +1,173 @@
+// The simulator's first start: each series' head is written before the server opens, the older
+// history in the background, newest first, each step recorded so a restart resumes it and ends
+// with the bars of an uninterrupted build. Driven by the build's step hook, never by time.
+import { describe, expect, test } from 'bun:test';
+import { ManualClock } from '../../src/clock.ts';
+import type { Bar } from '../../src/domain/bar.ts';
+import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../../src/domain/history-build.ts';
+import { DAY_MS, MINUTE_MS, TIMEFRAMES, type Timeframe } from '../../src/domain/timeframes.ts';
+import { ALL_INSTRUMENTS } from '../../src/ingest/reference/catalog.ts';
+import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
+import { makeHistory } from '../../src/ingest/simulator/backfill.ts';
+import { HistoryBuild, type HistoryBuildHooks } from '../../src/ingest/simulator/history-build.ts';
+import { historySteps } from '../../src/ingest/simulator/history-steps.ts';
+import { BAR_FIELDS, chunkSpanMs, Store } from '../../src/store/index.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+/** Wednesday 2026-03-04 15:30 UTC: every market open. */
+const END = Date.parse('2026-03-04T15:30:00Z');
+const TODAY = Date.parse('2026-03-04T00:00:00Z');
+const OPTS = { seed: 11, historyDays: 3, historyYears: 1 };
+const PLAN = { minuteDays: OPTS.historyDays, years: OPTS.historyYears };
+const INSTRUMENTS = ALL_INSTRUMENTS.filter((s) => ['BTCUSD', 'EURUSD', 'US:AAPL'].includes(s.symbol));
+const SERIES = ['BTCUSD', 'EURUSD', 'EURUSD.RAW', 'US:AAPL'];
+const STEPS = historySteps(END, PLAN);
+const FROM = STEPS.at(-1)!.fromMs;
+
+function openStore(dir: string): Store {
+  const store = Store.open({ dataDir: dir });
+  seedRegistry(store, INSTRUMENTS);
+  return store;
+}
+
+/** The head, as a first start writes it before the server opens. */
+async function firstStart(store: Store): Promise<void> {
+  await makeHistory(store, { endMs: END, isFirstStart: true }, new ManualClock(END), OPTS, () => {}, INSTRUMENTS);
+}
+
+function build(store: Store, hooks: HistoryBuildHooks = {}): HistoryBuild {
+  return new HistoryBuild(store, new ManualClock(END + MINUTE_MS), () => {}, hooks, INSTRUMENTS);
+}
+
+/** Every completed bar of a series and timeframe, ascending. */
+function allBars(store: Store, symbol: string, tf: Timeframe): Bar[] {
+  const id = store.registry.bySymbolName(symbol)!.id;
+  const out: Bar[] = [];
+  const window = chunkSpanMs(tf) * 16;
+  for (let from = FROM - chunkSpanMs(tf); from < END + DAY_MS; from += window) {
+    const d = store.barsInRange(id, tf, from, from + window).data;
+    for (let i = 0; i < d.length; i += BAR_FIELDS) out.push({ t: d[i]!, o: d[i + 1]!, h: d[i + 2]!, l: d[i + 3]!, c: d[i + 4]!, v: Number.isNaN(d[i + 5]!) ? null : d[i + 5]! });
+  }
+  return out;
+}
+
+function everything(store: Store): Record<string, Bar[]> {
+  const out: Record<string, Bar[]> = {};
+  for (const symbol of SERIES) for (const tf of TIMEFRAMES) out[`${symbol} ${tf}`] = allBars(store, symbol, tf);
+  for (const symbol of SERIES) for (const tf of TIMEFRAMES) out[`${symbol} ${tf} open`] = [store.openBar(store.registry.bySymbolName(symbol)!.id, tf)!];
+  return out;
+}
+
+const recordOf = (store: Store) => store.getMeta<HistoryBuildRecord>(HISTORY_BUILD_META)!;
+
+/** An uninterrupted build's bars, made once. */
+let reference: Record<string, Bar[]> | null = null;
+async function uninterrupted(): Promise<Record<string, Bar[]>> {
+  if (reference !== null) return reference;
+  using dir = tempDir();
+  const store = openStore(dir.path);
+  await firstStart(store);
+  await build(store).run();
+  reference = everything(store);
+  await store.close();
+  return reference;
+}
+
+describe('first start: the head before the server opens', () => {
+  test("yesterday's 1,440 BTCUSD minutes and today's up to the start are there before any step", async () => {
+    using dir = tempDir();
+    const store = openStore(dir.path);
+    await firstStart(store);
+    const btc = store.registry.bySymbolName('BTCUSD')!.id;
+    expect(store.barsInRange(btc, '1m', TODAY - DAY_MS, TODAY).count).toBe(1440);
+    expect(store.barsInRange(btc, '1m', TODAY, END).count).toBe((END - TODAY) / MINUTE_MS);
+    // Nothing older: that is the background build's, and it has not begun.
+    expect(store.barsInRange(btc, '1d', FROM, TODAY - DAY_MS).count).toBe(0);
+    expect(recordOf(store)).toMatchObject({ endMs: END, stepsDone: 0, stepsTotal: STEPS.length, targetFromMs: FROM, doneMs: null });
+    await store.close();
+  });
+});
+
+describe('the background build', () => {
+  test('goes newest first: after each step nothing older than the step is stored, and the written part has no hole', async () => {
+    using dir = tempDir();
+    const store = openStore(dir.path);
+    await firstStart(store);
+    const btc = store.registry.bySymbolName('BTCUSD')!.id;
+    const seen: { made: number; oldest: number; builtFrom: number }[] = [];
+    await build(store, {
+      afterStep(made) {
+        const daily = store.barsInRange(btc, '1d', FROM - DAY_MS, END).data;
+        const record = recordOf(store);
+        seen.push({ made, oldest: daily[0]!, builtFrom: record.builtFromMs });
+        // Every UTC day from the built edge to today has its daily bar (BTCUSD trades every day).
+        const days = store.barsInRange(btc, '1d', record.builtFromMs, TODAY).count;
+        expect(days).toBe((TODAY - record.builtFromMs) / DAY_MS);
+        return true;
+      },
+    }).run();
+    expect(seen.map((s) => s.made)).toEqual(STEPS.map((_, i) => i + 1));
+    for (let i = 0; i < seen.length; i++) {
+      expect(seen[i]!.oldest).toBeGreaterThanOrEqual(STEPS[i]!.fromMs);
+      if (i > 0) expect(seen[i]!.oldest).toBeLessThanOrEqual(seen[i - 1]!.oldest);
+      if (i > 0) expect(seen[i]!.builtFrom).toBeLessThanOrEqual(seen[i - 1]!.builtFrom);
+    }
+    expect(recordOf(store)).toMatchObject({ stepsDone: STEPS.length, builtFromMs: FROM, doneMs: END + MINUTE_MS });
+    expect(store.getMeta('historyDone')).toEqual({ atMs: END, seed: OPTS.seed });
+    await store.close();
+  });
+
+  test('a build killed after 5 steps (chunks held in memory lost) resumes at the next start and ends with the same bars', async () => {
+    using dir = tempDir();
+    let store = openStore(dir.path);
+    await firstStart(store);
+    await build(store, { afterStep: (made) => made < 5 }).run();
+    const stopped = recordOf(store);
+    expect(stopped.stepsDone).toBeLessThanOrEqual(5);
+    expect(stopped.doneMs).toBeNull();
+    await store.close();
+    store = openStore(dir.path);
+    // The next start: the head is there, the gap since is none (same minute), the build goes on.
+    await makeHistory(store, { endMs: END, isFirstStart: false }, new ManualClock(END), OPTS, () => {}, INSTRUMENTS);
+    await build(store).run();
+    expect(everything(store)).toEqual(await uninterrupted());
+    await store.close();
+  });
+
+  test('a build stopped midway (server stop) writes what it holds and a restart ends with the same bars', async () => {
+    using dir = tempDir();
+    let store = openStore(dir.path);
+    await firstStart(store);
+    let running: HistoryBuild | null = null;
+    running = build(store, {
+      afterStep(made) {
+        if (made === 2) void running!.stop();
+        return true;
+      },
+    });
+    await running.run();
+    expect(recordOf(store).stepsDone).toBe(2);
+    await store.close();
+    store = openStore(dir.path);
+    await build(store).run();
+    expect(recordOf(store).doneMs).not.toBeNull();
+    expect(everything(store)).toEqual(await uninterrupted());
+    await store.close();
+  });
+
+  test('never touches the live bars: a bar the live builder sealed after the start and the bars in progress stay as they were', async () => {
+    using dir = tempDir();
+    const store = openStore(dir.path);
+    await firstStart(store);
+    const btc = store.registry.bySymbolName('BTCUSD')!.id;
+    // The live bar builder seals the start minute and folds it into the bars in progress.
+    const live: Bar = { t: END, o: 1, h: 2, l: 0.5, c: 1.5, v: 3 };
+    store.appendBar(btc, '1m', live);
+    const open = Object.fromEntries(TIMEFRAMES.map((tf) => [tf, structuredClone(store.openBar(btc, tf) ?? null)]));
+    await build(store).run();
+    expect(store.barsInRange(btc, '1m', END, END + MINUTE_MS).data[1]).toBe(1);
+    expect(store.lastCompletedBarT(btc, '1m')).toBe(END);
+    expect(Object.fromEntries(TIMEFRAMES.map((tf) => [tf, store.openBar(btc, tf) ?? null]))).toEqual(open);
+    await store.close();
+  });
+});
