@@ -2,6 +2,12 @@
 // history in the background, newest first, each step recorded so a restart resumes it and ends
 // with the bars of an uninterrupted build. Driven by the build's step hook, never by time.
 import { describe, expect, test } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
+import { createApp } from '../../src/api/app.ts';
+import { Authenticator } from '../../src/auth/authenticator.ts';
+import { CoverageSchema } from '../../src/domain/coverage-schema.ts';
+import { HealthSchema } from '../../src/domain/health-schema.ts';
+import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
 import { ManualClock } from '../../src/clock.ts';
 import type { Bar } from '../../src/domain/bar.ts';
 import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../../src/domain/history-build.ts';
@@ -23,6 +29,7 @@ const INSTRUMENTS = ALL_INSTRUMENTS.filter((s) => ['BTCUSD', 'EURUSD', 'US:AAPL'
 const SERIES = ['BTCUSD', 'EURUSD', 'EURUSD.RAW', 'US:AAPL'];
 const STEPS = historySteps(END, PLAN);
 const FROM = STEPS.at(-1)!.fromMs;
+const KEY = 'history-build-dev-key';
 
 function openStore(dir: string): Store {
   const store = Store.open({ dataDir: dir });
@@ -168,6 +175,69 @@ describe('the background build', () => {
     expect(store.barsInRange(btc, '1m', END, END + MINUTE_MS).data[1]).toBe(1);
     expect(store.lastCompletedBarT(btc, '1m')).toBe(END);
     expect(Object.fromEntries(TIMEFRAMES.map((tf) => [tf, store.openBar(btc, tf) ?? null]))).toEqual(open);
+    await store.close();
+  });
+});
+
+describe('routes while the build runs (in process, over the store of a build stopped after 3 steps)', () => {
+  test('ranges answer with what is built, /coverage shows the rest as pending, /health shows the progress', async () => {
+    using dir = tempDir();
+    const store = openStore(dir.path);
+    await firstStart(store);
+    await build(store, { afterStep: (made) => made < 3 }).run();
+    const record = recordOf(store);
+    expect(record.doneMs).toBeNull();
+    const clock = new ManualClock(END + 5 * MINUTE_MS);
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: KEY, devPerMinute: 1_000_000 });
+    const app = createApp({ store, bars: { barInProgress: () => null }, clock, auth, feed: 'sim', version: '1.0.0' }, () => {});
+    const get = async (path: string) => {
+      const res = await app.handle(new Request(`http://localhost${path}`, { headers: { 'x-api-key': KEY } }));
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+    // Yesterday's minutes (the head) and the hours of the steps made are served.
+    const minutes = await get(`/crypto/agg/BTCUSD/1/minute/${day(TODAY - DAY_MS)}/${day(TODAY - DAY_MS)}?limit=5000`);
+    expect(minutes.status).toBe(200);
+    expect(minutes.body.results.length).toBe(1440);
+    const hours = await get(`/crypto/agg/BTCUSD/1/hour/${day(record.builtFromMs)}/${day(TODAY - DAY_MS)}?limit=5000`);
+    expect(hours.status).toBe(200);
+    expect(hours.body.results.length).toBe(((TODAY - record.builtFromMs) / DAY_MS) * 24);
+
+    // Daily coverage over the last 20 days: built days have bars, the older ones are pending, no gap.
+    const btc = store.registry.bySymbolName('BTCUSD')!.id;
+    const oldest = store.barsInRange(btc, '1d', FROM, TODAY).data[0]!;
+    expect(oldest).toBeGreaterThan(TODAY - 20 * DAY_MS);
+    expect(oldest).toBeLessThanOrEqual(record.builtFromMs);
+    const cov = await get(`/coverage/crypto/BTCUSD?timeframe=1d&from=${day(TODAY - 20 * DAY_MS)}&to=${day(TODAY - DAY_MS)}`);
+    expect(cov.status).toBe(200);
+    expect(Value.Check(CoverageSchema, cov.body)).toBe(true);
+    expect(cov.body.ranges).toEqual([
+      { from: TODAY - 20 * DAY_MS, to: oldest, kind: 'pending', count: (oldest - (TODAY - 20 * DAY_MS)) / DAY_MS },
+      { from: oldest, to: TODAY, kind: 'bars', count: (TODAY - oldest) / DAY_MS },
+    ]);
+    expect(cov.body.totals.gaps).toBe(0);
+
+    const health = await get('/health');
+    expect(health.status).toBe(200);
+    expect(Value.Check(HealthSchema, health.body)).toBe(true);
+    expect(health.body.history).toEqual({
+      state: 'building',
+      built_from: record.builtFromMs,
+      target_from: FROM,
+      to: END,
+      steps_done: record.stepsDone,
+      steps_total: STEPS.length,
+      percent: Math.floor((record.stepsDone * 100) / STEPS.length),
+      started: END,
+      done: null,
+    });
+
+    // Once the build is done the same window has no pending slot and /health says so.
+    await build(store).run();
+    const after = await get(`/coverage/crypto/BTCUSD?timeframe=1d&from=${day(TODAY - 20 * DAY_MS)}&to=${day(TODAY - DAY_MS)}`);
+    expect(after.body.ranges).toEqual([{ from: TODAY - 20 * DAY_MS, to: TODAY, kind: 'bars', count: 20 }]);
+    expect((await get('/health')).body.history).toMatchObject({ state: 'done', built_from: FROM, percent: 100, done: END + MINUTE_MS });
     await store.close();
   });
 });
