@@ -81,15 +81,16 @@ async function uninterrupted(): Promise<Record<string, Bar[]>> {
 }
 
 describe('first start: the head before the server opens', () => {
-  test("yesterday's 1,440 BTCUSD minutes and today's up to the start are there before any step", async () => {
+  test("today's minutes up to the start and the bars in progress are there before any step, nothing older", async () => {
     using dir = tempDir();
     const store = openStore(dir.path);
     await firstStart(store);
     const btc = store.registry.bySymbolName('BTCUSD')!.id;
-    expect(store.barsInRange(btc, '1m', TODAY - DAY_MS, TODAY).count).toBe(1440);
     expect(store.barsInRange(btc, '1m', TODAY, END).count).toBe((END - TODAY) / MINUTE_MS);
+    expect(store.openBar(btc, '1d')?.t).toBe(TODAY);
     // Nothing older: that is the background build's, and it has not begun.
-    expect(store.barsInRange(btc, '1d', FROM, TODAY - DAY_MS).count).toBe(0);
+    expect(store.barsInRange(btc, '1m', TODAY - DAY_MS, TODAY).count).toBe(0);
+    expect(store.barsInRange(btc, '1d', FROM, TODAY).count).toBe(0);
     expect(recordOf(store)).toMatchObject({ endMs: END, stepsDone: 0, stepsTotal: STEPS.length, targetFromMs: FROM, doneMs: null });
     await store.close();
   });
@@ -104,6 +105,8 @@ describe('the background build', () => {
     const seen: { made: number; oldest: number; builtFrom: number }[] = [];
     await build(store, {
       afterStep(made) {
+        // Yesterday first: its 1,440 BTCUSD minutes are all written once the step before it is made.
+        if (made === 2) expect(store.barsInRange(btc, '1m', TODAY - DAY_MS, TODAY).count).toBe(1440);
         const daily = store.barsInRange(btc, '1d', FROM - DAY_MS, END).data;
         const record = recordOf(store);
         seen.push({ made, oldest: daily[0]!, builtFrom: record.builtFromMs });

@@ -50,7 +50,7 @@ const STEP_DAYS: [Timeframe, number][] = [
 ];
 
 /**
- * The background build's steps, newest first, from yesterday back to the oldest bar of any
+ * The background build's steps, newest first, from today's start back to the oldest bar of any
  * series. They depend on `endMs` and the plan alone, so a resumed build takes the same steps (and
  * seeds each series' step by its start) and ends with the bars an uninterrupted one makes.
  */
@@ -60,7 +60,7 @@ export function historySteps(endMs: number, plan: HistoryPlan): HistoryStep[] {
   // A market closed for the whole 1-minute window still gets minutes back to its last sessions.
   const oldest = Math.min(minuteFrom - LAST_SESSION_SEARCH_DAYS * DAY_MS, today - Math.round(plan.years * 365) * DAY_MS);
   const steps: HistoryStep[] = [];
-  for (let to = today - DAY_MS; to > oldest; ) {
+  for (let to = today; to > oldest; ) {
     const ageDays = (today - to) / DAY_MS + 1;
     const finest: Timeframe = to > minuteFrom ? '1m' : (FINEST_SPAN_DAYS.find(([, days]) => ageDays < days)?.[0] ?? '1d');
     const days = STEP_DAYS.find(([tf]) => tf === finest)![1];

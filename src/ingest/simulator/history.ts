@@ -158,14 +158,14 @@ function lastSessionDays(calendar: string, endMs: number, count: number): number
 }
 
 /**
- * Where a series' head starts: the history written before the server opens. It reaches back over
- * yesterday and the market's last two sessions, so the bars in progress, the closing book, the
- * last trade and the previous day's bar resolve at once; older history follows in the background.
+ * Where a series' head starts: the history written before the server opens. It reaches back to
+ * the start of today and of the market's last session, so the bars in progress, the closing book
+ * and the last trade resolve at once; older history (yesterday first) follows in the background.
  * Always a UTC midnight: every bar of every timeframe lies within one UTC day (bar-alignment.ts).
  */
 export function headFromMs(spec: InstrumentSpec, endMs: number): number {
   const today = Math.floor(endMs / DAY_MS) * DAY_MS;
-  return Math.min(today - DAY_MS, ...lastSessionDays(calendarOf(spec), endMs, 2));
+  return Math.min(today, ...lastSessionDays(calendarOf(spec), endMs, 1));
 }
 
 /**
