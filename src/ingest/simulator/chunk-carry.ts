@@ -5,22 +5,29 @@
 // of an older chunk arrives.
 import type { Bar } from '../../domain/bar.ts';
 import { TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain/timeframes.ts';
-import { chunkSpanMs, chunkStartOf } from '../../store/index.ts';
+import { BAR_FIELDS, chunkSpanMs, chunkStartOf, writeBar } from '../../store/index.ts';
 
 interface Pending {
   symId: number;
   tf: Timeframe;
   start: number;
-  /** The chunk's bars so far, newest part first. */
-  parts: Bar[][];
+  /** The chunk's bars so far as packed records (a third of the memory of bar objects), newest part first. */
+  parts: Float64Array[];
+}
+
+/** Bars [from, to) of `bars` as packed records. */
+function pack(bars: readonly Bar[], from: number, to: number): Float64Array {
+  const out = new Float64Array((to - from) * BAR_FIELDS);
+  for (let i = from; i < to; i++) writeBar(out, i - from, bars[i]!);
+  return out;
 }
 
 export class ChunkCarry {
   private readonly pending = new Map<number, Pending>();
 
   constructor(
-    /** Writes ascending bars of one chunk (merging with what is stored). */
-    private readonly write: (symId: number, tf: Timeframe, bars: readonly Bar[]) => void,
+    /** Writes `n` ascending packed bars (merging with what is stored). */
+    private readonly write: (symId: number, tf: Timeframe, records: Float64Array, n: number) => void,
     /** Timeframes held until complete; the others are written at once (a few bars a step). */
     private readonly carried: ReadonlySet<Timeframe>,
   ) {}
@@ -28,14 +35,14 @@ export class ChunkCarry {
   /** Ascending bars of one series, each older than every bar given before for it. */
   add(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
     if (bars.length === 0) return;
-    if (!this.carried.has(tf)) return this.write(symId, tf, bars);
+    if (!this.carried.has(tf)) return this.write(symId, tf, pack(bars, 0, bars.length), bars.length);
     const key = symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index;
     let to = bars.length;
     while (to > 0) {
       const start = chunkStartOf(tf, bars[to - 1]!.t);
       let from = to - 1;
       while (from > 0 && chunkStartOf(tf, bars[from - 1]!.t) === start) from--;
-      const group = bars.slice(from, to);
+      const group = pack(bars, from, to);
       const p = this.pending.get(key);
       if (p && p.start === start) p.parts.push(group);
       else {
@@ -60,8 +67,14 @@ export class ChunkCarry {
   }
 
   private writePending(p: Pending): void {
-    const bars: Bar[] = [];
-    for (let i = p.parts.length - 1; i >= 0; i--) for (const bar of p.parts[i]!) bars.push(bar);
-    this.write(p.symId, p.tf, bars);
+    let length = 0;
+    for (const part of p.parts) length += part.length;
+    const records = new Float64Array(length);
+    let at = 0;
+    for (let i = p.parts.length - 1; i >= 0; i--) {
+      records.set(p.parts[i]!, at);
+      at += p.parts[i]!.length;
+    }
+    this.write(p.symId, p.tf, records, length / BAR_FIELDS);
   }
 }

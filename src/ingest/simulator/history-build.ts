@@ -11,7 +11,7 @@ import { ALL_INSTRUMENTS } from '../reference/catalog.ts';
 import { historyEntries } from './backfill.ts';
 import { ChunkCarry } from './chunk-carry.ts';
 import { headFromMs } from './history.ts';
-import { historySteps, mergeBars, periodsBelowHead, writeStep, type HistoryStep, type Period, type StepSink } from './history-steps.ts';
+import { historySteps, periodsBelowHead, writeStep, type HistoryStep, type Period, type StepSink } from './history-steps.ts';
 
 type InstrumentSpecs = typeof ALL_INSTRUMENTS;
 
@@ -70,7 +70,7 @@ export class HistoryBuild {
     const plan = { minuteDays: record.minuteDays, years: record.years };
     const steps = historySteps(record.endMs, plan);
     const series = this.seriesOf(record, plan);
-    const carry = new ChunkCarry((symId, tf, bars) => mergeBars(store, symId, tf, bars), CARRIED);
+    const carry = new ChunkCarry((symId, tf, records, n) => store.mergeBars(symId, tf, records, n, 'skip'), CARRIED);
     const started = performance.now();
     this.log(record.stepsDone === 0 ? `history: building ${steps.length} steps back to ${isoDay(record.targetFromMs)} in the background, newest first` : `history: resuming the build at step ${record.stepsDone + 1} of ${steps.length} (built back to ${isoDay(record.builtFromMs)})`);
     // Where each series' walk stood at the start of each step not yet wholly written: a kill
@@ -87,8 +87,9 @@ export class HistoryBuild {
       let written = made;
       while (written > record.stepsDone && steps[written - 1]!.fromMs < writtenFrom) written--;
       if (written > record.stepsDone) await this.record(record, steps, written, anchorsAt.get(written) ?? anchorsOf(series), anchorsAt);
-      // The runtime keeps freed buffers long after a commit; collecting now keeps the footprint flat.
-      Bun.gc(false);
+      // The runtime keeps freed buffers long after a commit; a full collection after each step keeps
+      // the footprint flat (some 50 ms a step, against hundreds of MB).
+      Bun.gc(true);
       const percent = Math.floor((made * 100) / steps.length);
       if (percent >= loggedPercent + 10) {
         loggedPercent = percent;
