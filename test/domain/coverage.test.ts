@@ -114,6 +114,31 @@ describe('classifyCoverage', () => {
     });
   });
 
+  test('an empty slot in time the history build has not reached is pending, not a gap; a slot with a bar there is bars', () => {
+    const HOUR = 3_600_000;
+    const starts = Array.from({ length: 6 }, (_, h) => h * HOUR);
+    const result = classifyCoverage({
+      slotStarts: starts,
+      slotEnds: starts.map((s) => s + HOUR),
+      barTimes: [1 * HOUR, 4 * HOUR],
+      trading: [{ fromMs: 0, toMs: 6 * HOUR }],
+      live: [{ fromMs: 5 * HOUR, toMs: 6 * HOUR }],
+      // The build has reached back to hour 3; a slot reaching into that time is pending.
+      unbuilt: [{ fromMs: -10 * HOUR, toMs: 2.5 * HOUR }],
+    });
+    expect(result).toEqual({
+      ranges: [
+        { fromMs: 0, toMs: HOUR, kind: 'pending', count: 1 },
+        { fromMs: HOUR, toMs: 2 * HOUR, kind: 'bars', count: 1 },
+        { fromMs: 2 * HOUR, toMs: 3 * HOUR, kind: 'pending', count: 1 },
+        { fromMs: 3 * HOUR, toMs: 4 * HOUR, kind: 'gap', count: 1 },
+        { fromMs: 4 * HOUR, toMs: 5 * HOUR, kind: 'bars', count: 1 },
+        { fromMs: 5 * HOUR, toMs: 6 * HOUR, kind: 'quiet', count: 1 },
+      ],
+      totals: { slots: 6, bars: 2, quiet: 1, gaps: 1, pending: 2 },
+    });
+  });
+
   test('a slot needs a live feed only over its trading time (a daily slot of a market open a few hours)', () => {
     const result = classifyCoverage({ slotStarts: [0], slotEnds: [100], barTimes: [], trading: [{ fromMs: 40, toMs: 60 }], live: [{ fromMs: 30, toMs: 65 }] });
     expect(result.ranges).toEqual([{ fromMs: 0, toMs: 100, kind: 'quiet', count: 1 }]);

@@ -39,11 +39,11 @@ export interface ServerOptions {
   waitForHistory?: boolean;
 }
 
-/** Resolves once /health shows no history build running. */
+/** Resolves once /health shows no history build running (or writes failing: a full-disk test's build cannot end). */
 async function historyBuilt(base: string): Promise<void> {
   for (;;) {
-    const body = (await (await fetch(`${base}/health`)).json()) as { history?: { state: string } };
-    if (body.history?.state !== 'building') return;
+    const body = (await (await fetch(`${base}/health`)).json()) as { history?: { state: string }; disk?: { writes: string } };
+    if (body.history?.state !== 'building' || body.disk?.writes === 'failing') return;
     await Bun.sleep(20);
   }
 }
@@ -132,6 +132,7 @@ export async function spawnServer(dataDir: string, args: string[] = []): Promise
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
   })();
   const base = `http://127.0.0.1:${port}`;
+  await historyBuilt(base);
   return {
     base,
     proc,
