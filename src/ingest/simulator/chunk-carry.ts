@@ -28,14 +28,13 @@ export class ChunkCarry {
   constructor(
     /** Writes `n` ascending packed bars (merging with what is stored). */
     private readonly write: (symId: number, tf: Timeframe, records: Float64Array, n: number) => void,
-    /** Timeframes held until complete; the others are written at once (a few bars a step). */
+    /** Timeframes held until complete; the others are held until `writeHeld` (a few bars a step). */
     private readonly carried: ReadonlySet<Timeframe>,
   ) {}
 
   /** Ascending bars of one series, each older than every bar given before for it. */
   add(symId: number, tf: Timeframe, bars: readonly Bar[]): void {
     if (bars.length === 0) return;
-    if (!this.carried.has(tf)) return this.write(symId, tf, pack(bars, 0, bars.length), bars.length);
     const key = symId * TIMEFRAMES.length + TIMEFRAME_INFO[tf].index;
     let to = bars.length;
     while (to > 0) {
@@ -56,8 +55,33 @@ export class ChunkCarry {
   /** Everything from this time on is written (for every series and timeframe); -Infinity: all is. */
   writtenFromMs(): number {
     let from = -Infinity;
-    for (const p of this.pending.values()) from = Math.max(from, p.start + chunkSpanMs(p.tf));
+    for (const p of this.pending.values()) if (p.parts.length > 0) from = Math.max(from, p.start + chunkSpanMs(p.tf));
     return from;
+  }
+
+  /**
+   * Writes the chunks that can get no more bars: the build has gone back past their start (a
+   * timeframe that is no longer any step's finest or roll-up keeps its last chunk otherwise).
+   */
+  writeComplete(builtFromMs: number): void {
+    for (const [key, p] of this.pending) {
+      if (p.start < builtFromMs) continue;
+      this.writePending(p);
+      this.pending.delete(key);
+    }
+  }
+
+  /**
+   * Writes the bars held for the timeframes not carried to completion (coarse chunks span weeks
+   * to years: held whole, their bars would show only at the end of the build). Their chunk is
+   * merged again with its next bars.
+   */
+  writeHeld(): void {
+    for (const p of this.pending.values()) {
+      if (this.carried.has(p.tf) || p.parts.length === 0) continue;
+      this.writePending(p);
+      p.parts = [];
+    }
   }
 
   /** Writes every chunk held (complete or not): the build ends or stops. */
@@ -67,6 +91,7 @@ export class ChunkCarry {
   }
 
   private writePending(p: Pending): void {
+    if (p.parts.length === 0) return;
     let length = 0;
     for (const part of p.parts) length += part.length;
     const records = new Float64Array(length);

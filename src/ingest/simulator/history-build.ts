@@ -19,6 +19,11 @@ type InstrumentSpecs = typeof ALL_INSTRUMENTS;
 const FLUSH_EVERY_SERIES = 16;
 /** Timeframes whose chunks are held until complete (the finer ones: most of the bytes). */
 const CARRIED: ReadonlySet<Timeframe> = new Set<Timeframe>(['1m', '5m', '15m']);
+/**
+ * The coarser timeframes' bars are written every this many steps: each write rewrites the chunk
+ * (and leaves its old copy for LMDB to reuse), so writing them at every step doubled the data file.
+ */
+const WRITE_COARSE_EVERY_STEPS = 8;
 
 export interface HistoryBuildHooks {
   /**
@@ -82,6 +87,9 @@ export class HistoryBuild {
       anchorsAt.set(made, anchorsOf(series));
       if (!(await this.makeStep(series, carry, steps[made]!, record.seed))) break;
       made++;
+      carry.writeComplete(steps[made - 1]!.fromMs);
+      if (made % WRITE_COARSE_EVERY_STEPS === 0) carry.writeHeld();
+      await store.flush();
       // The steps wholly written: those newer than every chunk still held.
       const writtenFrom = carry.writtenFromMs();
       let written = made;
