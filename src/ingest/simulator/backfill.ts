@@ -45,7 +45,10 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
     for (const entry of historyEntries(store, spec)) minutes += extendHistory(store, entry, spec, endMs, plan, opts.seed);
     done++;
     // Whole instruments per transaction: a kill leaves each one's recent history complete or absent.
-    if (done % HEAD_FLUSH_INSTRUMENTS === 0) await store.flush();
+    if (done % HEAD_FLUSH_INSTRUMENTS === 0) {
+      await store.flush();
+      log(`  recent history ${done}/${instruments.length} instruments written`);
+    }
   }
   await store.flush();
   // Minutes that ended meanwhile get their bars too, or the minutes before the feed's first tick
