@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchFanout, DEFAULT_FANOUT, type FanoutOptions } from './fanout.ts';
+import { benchFirstRun } from './first-run.ts';
 import { benchIngest } from './ingest.ts';
 import { installCleanup, killEverything, REPO_ROOT } from './lib/proc.ts';
 import { BENCHES, checkedValue, type BenchContext, type BenchName, type Row } from './lib/report.ts';
@@ -224,6 +225,7 @@ async function main(): Promise<number> {
   if (opts.only.includes('fanout')) await attempt('fanout', () => benchFanout(ctx, opts.fanout));
   if (opts.only.includes('venue-parse')) await attempt('venue-parse', () => benchVenueParse(ctx));
   if (opts.only.includes('venue-feed')) await attempt('venue-feed', () => benchVenueFeed(ctx));
+  if (opts.only.includes('first-run')) await attempt('first-run', () => benchFirstRun(ctx));
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
   if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
 

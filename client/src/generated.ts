@@ -94,6 +94,17 @@ export interface Health {
     } | null;
     history_complete: boolean;
   };
+  history?: {
+    state: 'building' | 'done';
+    built_from: number;
+    target_from: number;
+    to: number;
+    steps_done: number;
+    steps_total: number;
+    percent: number;
+    started: number;
+    done: number | null;
+  };
   recording?: {
     dir: string;
     records: number;
@@ -651,6 +662,8 @@ export interface Coverage {
     quiet: number;
     /** slots without a bar or a live feed */
     gaps: number;
+    /** slots without a bar that the history build has not reached yet */
+    pending: number;
   };
   /** time order; a range never spans time the market is closed */
   ranges: CoverageRange[];
@@ -663,8 +676,8 @@ export interface CoverageRange {
   from: number;
   /** end (exclusive) of the last slot, Unix ms */
   to: number;
-  /** bars: every slot has a bar; quiet: no bar while a feed was live (nothing traded); gap: no bar and no live feed (feed down, import hole, downtime) */
-  kind: 'bars' | 'quiet' | 'gap';
+  /** bars: every slot has a bar; quiet: no bar while a feed was live (nothing traded); gap: no bar and no live feed (feed down, import hole, downtime); pending: no bar yet in time the history build running in the background has not reached (see /health history) */
+  kind: 'bars' | 'quiet' | 'gap' | 'pending';
   /** slots in the range */
   count: number;
 }

@@ -6,6 +6,7 @@
 // or an edge is behind the stream.
 import type { FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
+import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../domain/history-build.ts';
 import type { ClusterStatus, SnapshotStatus } from '../domain/cluster-status.ts';
 import { formatBytes, lowDiskText, type HalfAppliedImport } from '../store/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -73,6 +74,8 @@ export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {
   if (halfApplied.length > 0) body.half_applied_imports = halfApplied.map((h) => ({ ...h }));
   if (cluster !== undefined) body.cluster = clusterBody(cluster);
   // Recording is a side line: its failures are reported here and logged, the status does not change.
+  const history = storeReason === null ? deps.store.getMeta<HistoryBuildRecord>(HISTORY_BUILD_META) : undefined;
+  if (history !== undefined) body.history = historyBody(history);
   const rec = deps.recording?.status();
   if (rec) body.recording = { dir: rec.dir, records: rec.records, dropped_records: rec.dropped, writes: rec.failure === null ? 'ok' : 'failing', write_error: rec.failure };
   return body;
@@ -85,6 +88,21 @@ function importsReason(halfApplied: readonly HalfAppliedImport[]): string | null
   const resuming = halfApplied.find((h) => h.state === 'resuming');
   if (resuming) return `history import ${resuming.id} (${resuming.source}) is half-applied: a stop cut it short; finishing it from its staging file`;
   return null;
+}
+
+function historyBody(h: HistoryBuildRecord): NonNullable<HealthBody['history']> {
+  const done = h.doneMs !== null;
+  return {
+    state: done ? 'done' : 'building',
+    built_from: done ? h.targetFromMs : h.builtFromMs,
+    target_from: h.targetFromMs,
+    to: h.endMs,
+    steps_done: h.stepsDone,
+    steps_total: h.stepsTotal,
+    percent: h.stepsTotal === 0 ? 100 : Math.floor((h.stepsDone * 100) / h.stepsTotal),
+    started: Math.round(h.startedMs),
+    done: h.doneMs === null ? null : Math.round(h.doneMs),
+  };
 }
 
 function clusterBody(c: ClusterStatus): NonNullable<HealthBody['cluster']> {

@@ -88,7 +88,7 @@ function table(c: Coverage): string {
     for (const r of c.ranges) lines.push(`  ${utcText(r.from).padEnd(19)} ${utcText(r.to).padEnd(19)} ${r.kind.padEnd(6)} ${String(r.count).padStart(6)}`);
   }
   const t = c.totals;
-  lines.push(`  totals: ${t.slots} slots: ${t.bars} bars, ${t.quiet} quiet, ${t.gaps} gaps`);
+  lines.push(`  totals: ${t.slots} slots: ${t.bars} bars, ${t.quiet} quiet, ${t.gaps} gaps${t.pending > 0 ? `, ${t.pending} pending (the history build has not reached them yet)` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

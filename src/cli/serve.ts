@@ -1,5 +1,6 @@
-// `mds serve`: opens the store, seeds the registry, makes or resumes history, starts the feed
-// and serves REST on one port; stops cleanly on SIGTERM/SIGINT with everything flushed.
+// `mds serve`: opens the store, seeds the registry, makes the recent history, starts the feed,
+// serves REST on one port and makes (or resumes) the older history in the background; stops
+// cleanly on SIGTERM/SIGINT with everything flushed.
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
@@ -111,8 +112,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       devKey = `mds_dev_${randomBytes(18).toString('base64url')}`;
       await store.putMeta('devKey', devKey);
     }
-    // Feeds are registered first (the registry learns their instruments), then their history is
-    // made, then the ingest path opens: it resumes the bars in progress the history leaves behind.
+    // Feeds are registered first (the registry learns their instruments), then their recent history
+    // is made, then the ingest path opens: it resumes the bars in progress the history leaves behind.
     if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, logLine));
     for (const { protocol, settings } of venuePlans) {
       try {
@@ -239,6 +240,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   void store.putMeta('retention', config.retain);
   hub.attach(server as unknown as Server<unknown>);
   stream.start();
+  // Older history is made while the server serves: the port is open and live data flows meanwhile.
+  feeds.backfillInBackground();
   const port = server.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);

@@ -11,8 +11,9 @@ export const CoverageRangeSchema = T.Object(
   {
     from: ms('start of the first slot, Unix ms'),
     to: ms('end (exclusive) of the last slot, Unix ms'),
-    kind: T.Union([T.Literal('bars'), T.Literal('quiet'), T.Literal('gap')], {
-      description: 'bars: every slot has a bar; quiet: no bar while a feed was live (nothing traded); gap: no bar and no live feed (feed down, import hole, downtime)',
+    kind: T.Union([T.Literal('bars'), T.Literal('quiet'), T.Literal('gap'), T.Literal('pending')], {
+      description:
+        'bars: every slot has a bar; quiet: no bar while a feed was live (nothing traded); gap: no bar and no live feed (feed down, import hole, downtime); pending: no bar yet in time the history build running in the background has not reached (see /health history)',
     }),
     count: count('slots in the range'),
   },
@@ -29,7 +30,7 @@ export const CoverageSchema = T.Object(
     classified_to: ms('slots ending after this instant (the bar in progress, the future) are not classified: min(to, as_of minus the settle lag)'),
     as_of: ms('service time of the answer, Unix ms'),
     totals: T.Object(
-      { slots: count('slots classified'), bars: count('slots with a bar'), quiet: count('slots without a bar while a feed was live'), gaps: count('slots without a bar or a live feed') },
+      { slots: count('slots classified'), bars: count('slots with a bar'), quiet: count('slots without a bar while a feed was live'), gaps: count('slots without a bar or a live feed'), pending: count('slots without a bar that the history build has not reached yet') },
       { additionalProperties: false },
     ),
     ranges: T.Array(CoverageRangeSchema, { description: 'time order; a range never spans time the market is closed' }),

@@ -1,9 +1,10 @@
 // The coverage report's rule (issue 15, item 7), pure: each expected bar slot is `bars` (a bar was
 // stored for it), `quiet` (no bar, but a feed was live over all of the slot's trading time: nothing
-// traded) or `gap` (no bar and no live feed to vouch for it: feed down, import hole, downtime).
+// traded), `gap` (no bar and no live feed to vouch for it: feed down, import hole, downtime) or
+// `pending` (no bar yet in time a history build running in the background has still to fill).
 // Consecutive slots of one kind that touch in time merge into one range.
 
-export type CoverageKind = 'bars' | 'quiet' | 'gap';
+export type CoverageKind = 'bars' | 'quiet' | 'gap' | 'pending';
 
 /** A half-open span of time [fromMs, toMs). */
 export interface Interval {
@@ -22,6 +23,7 @@ export interface CoverageTotals {
   bars: number;
   quiet: number;
   gaps: number;
+  pending: number;
 }
 
 export interface CoverageResult {
@@ -39,6 +41,8 @@ export interface CoverageInput {
   trading: readonly Interval[];
   /** When a feed supplying the symbol was live, in any order, overlapping or not. */
   live: readonly Interval[];
+  /** Time a history build has not reached yet, sorted and disjoint: an empty slot there is pending, not a gap. */
+  unbuilt?: readonly Interval[];
 }
 
 /** Intervals sorted by start with overlapping and touching ones joined. */
@@ -79,9 +83,11 @@ export function classifyCoverage(input: CoverageInput): CoverageResult {
   const { slotStarts, slotEnds, barTimes } = input;
   const unvouched = subtractIntervals(input.trading, mergeIntervals(input.live));
   const ranges: CoverageRange[] = [];
-  const totals: CoverageTotals = { slots: slotStarts.length, bars: 0, quiet: 0, gaps: 0 };
+  const unbuilt = input.unbuilt ?? [];
+  const totals: CoverageTotals = { slots: slotStarts.length, bars: 0, quiet: 0, gaps: 0, pending: 0 };
   let b = 0;
   let u = 0;
+  let p = 0;
   for (let i = 0; i < slotStarts.length; i++) {
     const from = slotStarts[i]!;
     const to = slotEnds[i]!;
@@ -90,6 +96,9 @@ export function classifyCoverage(input: CoverageInput): CoverageResult {
     if (b < barTimes.length && barTimes[b]! < to) {
       kind = 'bars';
       totals.bars++;
+    } else if (overlaps(unbuilt, (p = skipBefore(unbuilt, p, from)), from, to)) {
+      kind = 'pending';
+      totals.pending++;
     } else {
       while (u < unvouched.length && unvouched[u]!.toMs <= from) u++;
       const isVouched = !(u < unvouched.length && unvouched[u]!.fromMs < to);
@@ -106,4 +115,14 @@ export function classifyCoverage(input: CoverageInput): CoverageResult {
     }
   }
   return { ranges, totals };
+}
+
+/** The index of the first interval (from `at`) that ends after `fromMs`. */
+function skipBefore(intervals: readonly Interval[], at: number, fromMs: number): number {
+  while (at < intervals.length && intervals[at]!.toMs <= fromMs) at++;
+  return at;
+}
+
+function overlaps(intervals: readonly Interval[], at: number, fromMs: number, toMs: number): boolean {
+  return at < intervals.length && intervals[at]!.fromMs < toMs && intervals[at]!.toMs > fromMs;
 }

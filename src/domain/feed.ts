@@ -85,4 +85,9 @@ export interface Feed {
   health(): FeedHealth;
   /** Optional history: writes bars through the ingest path's history writer before `start`. */
   backfill?(request: BackfillRequest): Promise<void>;
+  /**
+   * Optional older history, made in the background once the feed has started and the server
+   * serves (newest first); resolves when it is done or the feed stops.
+   */
+  backfillOlder?(): Promise<void>;
 }

@@ -105,6 +105,28 @@ export const EdgeClusterSchema = T.Object(
   { additionalProperties: false },
 );
 
+/** The simulator's history build (src/domain/history-build.ts): the newest history first, while the server serves. */
+export const HistoryBuildSchema = T.Object(
+  {
+    /** building: older history is still being made (ranges answer with what is there; /coverage shows the rest as pending); done. */
+    state: T.Union([T.Literal('building'), T.Literal('done')]),
+    /** Every series holds its history from here (Unix ms) to `to`. */
+    built_from: T.Integer(),
+    /** Where the build ends: the oldest bar it makes (Unix ms). */
+    target_from: T.Integer(),
+    /** The minute the history ends at: the first start (Unix ms). */
+    to: T.Integer(),
+    steps_done: T.Integer({ minimum: 0 }),
+    steps_total: T.Integer({ minimum: 0 }),
+    /** steps_done of steps_total, 0-100. */
+    percent: T.Integer({ minimum: 0, maximum: 100 }),
+    /** When the build began and ended (Unix ms, service clock); null while it runs. */
+    started: T.Integer(),
+    done: T.Union([T.Integer(), T.Null()]),
+  },
+  { additionalProperties: false },
+);
+
 export const HealthSchema = T.Object(
   {
     /** degraded: serving (200) with a problem an operator must see, e.g. writes failing or disk space low. */
@@ -164,6 +186,8 @@ export const HealthSchema = T.Object(
     ),
     /** With --role ingest or edge only: the node's replication over NATS JetStream; a problem makes the status degraded. */
     cluster: T.Optional(T.Union([IngestClusterSchema, EdgeClusterSchema])),
+    /** When the simulator made the history (first start): the background build's progress; absent otherwise. */
+    history: T.Optional(HistoryBuildSchema),
     /** With `--record DIR` only: the recording's directory and whether its writes succeed (docs/feeds.md, Record and replay). */
     recording: T.Optional(
       T.Object(

@@ -110,6 +110,20 @@ export class FeedSet {
   }
 
   /**
+   * Starts every feed's older history in the background (after `start`, once the server serves):
+   * live data goes on meanwhile, and a build that fails is logged, its feed stays live.
+   */
+  backfillInBackground(): void {
+    for (const r of this.feeds) {
+      if (r.failure !== null || !r.feed.backfillOlder) continue;
+      const feed = r.feed;
+      void Promise.resolve()
+        .then(() => feed.backfillOlder!())
+        .catch((err: unknown) => this.log(`error: feed ${feed.id}: background history build failed: ${messageOf(err)}; live data goes on, the rest of the history is made at the next start`));
+    }
+  }
+
+  /**
    * Starts every feed into the ingest path (made after the backfills: it resumes the bars they
    * leave in progress). A start that throws or rejects marks that feed failed; the others go on.
    * With a `tap` (the recorder), each feed is handed its sink through it, in this same order.

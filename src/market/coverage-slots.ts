@@ -80,6 +80,8 @@ export interface CoverageSource {
   barTimes(symId: number, tf: Timeframe, fromMs: number, toMs: number): ArrayLike<number>;
   /** When feeds supplying the symbol were live, overlapping [fromMs, toMs). */
   liveIntervals(symId: number, fromMs: number, toMs: number): Interval[];
+  /** Time the history build has not reached yet for the symbol (sorted, disjoint); none when absent. */
+  unbuilt?(symId: number): Interval[];
 }
 
 export interface CoverageReport extends CoverageResult {
@@ -106,6 +108,7 @@ export function coverageOf(source: CoverageSource, entry: Placed & Pick<SymbolEn
     barTimes: n > 0 ? source.barTimes(entry.id, p.tf, p.fromMs, lastEnd) : [],
     trading,
     live: n > 0 ? source.liveIntervals(entry.id, p.fromMs, lastEnd) : [],
+    unbuilt: source.unbuilt?.(entry.id) ?? [],
   });
   return { ...result, classifiedToMs };
 }

@@ -6,6 +6,7 @@ export { compactStore, type CompactResult } from './compact.ts';
 export type { BarChunkSpan, BarSlice, ConflictMode, MergeCounts } from './bars.ts';
 export type { HalfAppliedImport, ImportRecord, ImportResult, ImportState } from './imports.ts';
 export { stageFileOf } from './imports.ts';
+export { chunkSpanMs, chunkStartOf } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { ReplicaPosition } from './replica.ts';
 export type { TickKind } from './ticks.ts';

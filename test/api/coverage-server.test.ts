@@ -58,6 +58,6 @@ describe('coverage on a real server', () => {
       { from: WED, to: stoppedMinute, kind: 'bars', count: (stoppedMinute - WED) / MINUTE_MS },
       { from: stoppedMinute, to: START + 10 * MINUTE_MS, kind: 'gap', count: gaps },
     ]);
-    expect(body.totals).toEqual({ slots: (START + 10 * MINUTE_MS - WED) / MINUTE_MS, bars: (stoppedMinute - WED) / MINUTE_MS, quiet: 0, gaps });
+    expect(body.totals).toEqual({ slots: (START + 10 * MINUTE_MS - WED) / MINUTE_MS, bars: (stoppedMinute - WED) / MINUTE_MS, quiet: 0, gaps, pending: 0 });
   }, 120_000);
 });

@@ -86,7 +86,7 @@ describe('coverage ranges', () => {
       to: WED + 24 * HOUR_MS,
       classified_to: NOW - 5000,
       as_of: NOW,
-      totals: { slots: 929, bars: 499, quiet: 20, gaps: 410 },
+      totals: { slots: 929, bars: 499, quiet: 20, gaps: 410, pending: 0 },
       ranges: [range(m(0), m(100), 'bars', 100), range(m(100), m(150), 'gap', 50), range(m(150), m(170), 'quiet', 20), range(m(170), m(201), 'gap', 31), range(m(201), m(600), 'bars', 399), range(m(600), m(929), 'gap', 329)],
     });
   });
@@ -114,7 +114,7 @@ describe('coverage ranges', () => {
     expect(Value.Check(CoverageSchema, body)).toBe(true);
     expect({ symbol: body.symbol, totals: body.totals, ranges: body.ranges }).toEqual({
       symbol: 'US:AAPL',
-      totals: { slots: 14, bars: 2, quiet: 5, gaps: 7 },
+      totals: { slots: 14, bars: 2, quiet: 5, gaps: 7, pending: 0 },
       ranges: [
         range(MON + 14.5 * HOUR_MS, MON + 21 * HOUR_MS, 'gap', 7),
         range(TUE + 14.5 * HOUR_MS, TUE + 16.5 * HOUR_MS, 'bars', 2),
@@ -124,7 +124,7 @@ describe('coverage ranges', () => {
   });
 
   test('a weekend has no slots for a US stock; a window in the future classifies nothing', async () => {
-    expect((await get('/coverage/stocks/US:AAPL?from=2026-03-07&to=2026-03-08')).body.totals).toEqual({ slots: 0, bars: 0, quiet: 0, gaps: 0 });
+    expect((await get('/coverage/stocks/US:AAPL?from=2026-03-07&to=2026-03-08')).body.totals).toEqual({ slots: 0, bars: 0, quiet: 0, gaps: 0, pending: 0 });
     const ahead = await get('/coverage/crypto/BTCUSD?timeframe=1d&from=2026-03-10&to=2026-03-12');
     expect({ status: ahead.status, ranges: ahead.body.ranges, classifiedTo: ahead.body.classified_to }).toEqual({ status: 200, ranges: [], classifiedTo: Date.UTC(2026, 2, 10) });
   });

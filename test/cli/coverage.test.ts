@@ -75,7 +75,7 @@ describe('mds coverage', () => {
       to: WED + 86_400_000,
       classified_to: WED + 86_400_000,
       as_of: 0,
-      totals: { slots: 288, bars: 0, quiet: 4, gaps: 284 },
+      totals: { slots: 288, bars: 0, quiet: 4, gaps: 284, pending: 0 },
       ranges: [
         { from: WED, to: m(150), kind: 'gap', count: 30 },
         { from: m(150), to: m(170), kind: 'quiet', count: 4 },
@@ -128,6 +128,6 @@ describe('mds coverage', () => {
     const r = await runMds('coverage', 'EURUSD', '--timeframe', '1h', '--from', '2026-03-02', '--to', '2026-03-02', '--json', '--data-dir', server.dataDir);
     expect(r.code).toBe(0);
     // Nothing was ever stored or served there: the forex day's 24 hourly slots are all gaps.
-    expect(JSON.parse(r.out).totals).toEqual({ slots: 24, bars: 0, quiet: 0, gaps: 24 });
+    expect(JSON.parse(r.out).totals).toEqual({ slots: 24, bars: 0, quiet: 0, gaps: 24, pending: 0 });
   });
 });

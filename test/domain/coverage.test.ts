@@ -66,6 +66,7 @@ describe('classifyCoverage', () => {
           bars: kinds.filter((k) => k === 'bars').length,
           quiet: kinds.filter((k) => k === 'quiet').length,
           gaps: kinds.filter((k) => k === 'gap').length,
+          pending: 0,
         });
       }),
       { numRuns: 400 },
@@ -109,7 +110,32 @@ describe('classifyCoverage', () => {
         { fromMs: 4 * HOUR, toMs: 5 * HOUR, kind: 'bars', count: 1 },
         { fromMs: 5 * HOUR, toMs: 6 * HOUR, kind: 'gap', count: 1 },
       ],
-      totals: { slots: 6, bars: 3, quiet: 1, gaps: 2 },
+      totals: { slots: 6, bars: 3, quiet: 1, gaps: 2, pending: 0 },
+    });
+  });
+
+  test('an empty slot in time the history build has not reached is pending, not a gap; a slot with a bar there is bars', () => {
+    const HOUR = 3_600_000;
+    const starts = Array.from({ length: 6 }, (_, h) => h * HOUR);
+    const result = classifyCoverage({
+      slotStarts: starts,
+      slotEnds: starts.map((s) => s + HOUR),
+      barTimes: [1 * HOUR, 4 * HOUR],
+      trading: [{ fromMs: 0, toMs: 6 * HOUR }],
+      live: [{ fromMs: 5 * HOUR, toMs: 6 * HOUR }],
+      // The build has reached back to hour 3; a slot reaching into that time is pending.
+      unbuilt: [{ fromMs: -10 * HOUR, toMs: 2.5 * HOUR }],
+    });
+    expect(result).toEqual({
+      ranges: [
+        { fromMs: 0, toMs: HOUR, kind: 'pending', count: 1 },
+        { fromMs: HOUR, toMs: 2 * HOUR, kind: 'bars', count: 1 },
+        { fromMs: 2 * HOUR, toMs: 3 * HOUR, kind: 'pending', count: 1 },
+        { fromMs: 3 * HOUR, toMs: 4 * HOUR, kind: 'gap', count: 1 },
+        { fromMs: 4 * HOUR, toMs: 5 * HOUR, kind: 'bars', count: 1 },
+        { fromMs: 5 * HOUR, toMs: 6 * HOUR, kind: 'quiet', count: 1 },
+      ],
+      totals: { slots: 6, bars: 2, quiet: 1, gaps: 1, pending: 2 },
     });
   });
 

@@ -4,7 +4,8 @@ import type { InstrumentSpec, SymbolEntry } from '../../src/domain/instrument.ts
 import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../src/domain/timeframes.ts';
 import { CATALOG } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
-import { backfillInstrument, fillGap, type HistoryPlan } from '../../src/ingest/simulator/history.ts';
+import { fillGap, type HistoryPlan } from '../../src/ingest/simulator/history.ts';
+import { backfillInstrument } from '../../src/ingest/simulator/history-steps.ts';
 import { Rng } from '../../src/ingest/simulator/random.ts';
 import { alignmentFor } from '../../src/market/bar-alignment.ts';
 import { usRegularSessionAt } from '../../src/market/index.ts';
@@ -71,7 +72,7 @@ async function withBackfill(symbol: string, run: (b: Backfilled) => void | Promi
   const spec = specOf(symbol);
   seedRegistry(store, [spec]);
   const entry = store.registry.bySymbolName(symbol)!;
-  backfillInstrument(store, entry, spec, END, PLAN, new Rng(1234));
+  backfillInstrument(store, entry, spec, END, PLAN, 1234);
   await run({ store, entry, spec });
   await store.close();
 }
@@ -192,7 +193,7 @@ describe('fillGap', () => {
     const spec = specOf('BTCUSD');
     let store = Store.open({ dataDir: dir.path });
     seedRegistry(store, [spec]);
-    backfillInstrument(store, store.registry.bySymbolName('BTCUSD')!, spec, END, PLAN, new Rng(1234));
+    backfillInstrument(store, store.registry.bySymbolName('BTCUSD')!, spec, END, PLAN, 1234);
     await store.close();
     store = Store.open({ dataDir: dir.path });
     const entry = store.registry.bySymbolName('BTCUSD')!;

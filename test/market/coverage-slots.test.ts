@@ -138,7 +138,7 @@ describe('coverageOf', () => {
         { fromMs: params.fromMs + 5 * HOUR_MS, toMs: params.fromMs + 9 * HOUR_MS, kind: 'quiet', count: 4 },
         { fromMs: params.fromMs + 9 * HOUR_MS, toMs: params.fromMs + 10 * HOUR_MS, kind: 'gap', count: 1 },
       ],
-      totals: { slots: 10, bars: 4, quiet: 4, gaps: 2 },
+      totals: { slots: 10, bars: 4, quiet: 4, gaps: 2, pending: 0 },
       classifiedToMs: cut,
     });
     // Reads stop at the end of the last slot classified.
@@ -151,7 +151,7 @@ describe('coverageOf', () => {
   test('a window wholly past is classified to its end; one wholly ahead classifies nothing and reads nothing', () => {
     expect(coverageOf(source, entry, params, params.toMs + DAY_MS).classifiedToMs).toBe(params.toMs);
     asked.length = 0;
-    expect(coverageOf(source, entry, params, params.fromMs - DAY_MS)).toEqual({ ranges: [], totals: { slots: 0, bars: 0, quiet: 0, gaps: 0 }, classifiedToMs: params.fromMs });
+    expect(coverageOf(source, entry, params, params.fromMs - DAY_MS)).toEqual({ ranges: [], totals: { slots: 0, bars: 0, quiet: 0, gaps: 0, pending: 0 }, classifiedToMs: params.fromMs });
     expect(asked).toEqual([]);
   });
 });

@@ -35,6 +35,17 @@ export interface ServerOptions {
   feeds?: readonly Feed[];
   /** false: without the default history, clock and seed flags (a replay sets the clock itself). */
   defaults?: boolean;
+  /** false: return as soon as the server serves, while its history build may still run. */
+  waitForHistory?: boolean;
+}
+
+/** Resolves once /health shows no history build running (or writes failing: a full-disk test's build cannot end). */
+async function historyBuilt(base: string): Promise<void> {
+  for (;;) {
+    const body = (await (await fetch(`${base}/health`)).json()) as { history?: { state: string }; disk?: { writes: string } };
+    if (body.history?.state !== 'building' || body.disk?.writes === 'failing') return;
+    await Bun.sleep(20);
+  }
 }
 
 const DEFAULT_ARGS = ['--history-days', '2', '--history-years', '0', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7'];
@@ -59,6 +70,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
   const logs: string[] = [];
   const running: RunningServer = await serve(config, (line) => logs.push(line), { feeds: opts.feeds });
   const base = `http://127.0.0.1:${running.port}`;
+  // The simulator makes older history in the background; tests read it as after a finished first start.
+  if (opts.waitForHistory !== false) await historyBuilt(base);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -119,6 +132,7 @@ export async function spawnServer(dataDir: string, args: string[] = []): Promise
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) out += decoder.decode(chunk);
   })();
   const base = `http://127.0.0.1:${port}`;
+  await historyBuilt(base);
   return {
     base,
     proc,

@@ -6,6 +6,8 @@ import type { CoverageParams } from '../../domain/coverage-params.ts';
 import type { Bar } from '../../domain/bar.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import type { Timeframe } from '../../domain/timeframes.ts';
+import { registryKeyOf } from '../../domain/asset-classes.ts';
+import { HISTORY_BUILD_META, unbuiltInterval, type HistoryBuildRecord } from '../../domain/history-build.ts';
 import { coverageOf, type CoverageSource } from '../../market/coverage-slots.ts';
 import { BAR_FIELDS, type Store } from '../../store/index.ts';
 import { SETTLE_LAG_MS } from '../deps.ts';
@@ -22,6 +24,15 @@ export function storeCoverageSource(store: Store, inProgress: (symId: number, tf
       return times;
     },
     liveIntervals: (symId, fromMs, toMs) => store.liveIntervals(symId, fromMs, toMs),
+    // The simulator's history build, while it runs, covers every series it makes (before its
+    // first step is recorded, every series).
+    unbuilt(symId) {
+      const record = store.getMeta<HistoryBuildRecord>(HISTORY_BUILD_META);
+      const pending = unbuiltInterval(record);
+      const entry = store.registry.get(symId);
+      if (pending === null || entry === undefined) return [];
+      return record!.stepsDone === 0 || registryKeyOf(entry.assetClass, entry.symbol) in record!.anchors ? [pending] : [];
+    },
   };
 }
 

@@ -1,9 +1,10 @@
-// History for the simulated universe, so every range and prev request has data at once: on first
-// start, bars are generated backwards from each instrument's reference level (1-minute bars for
-// the most recent days, coarser bars further back, daily bars for years); after a restart the gap
-// since the last stored minute is filled forwards. Coarse bars are always rolled up from finer
-// ones, so every timeframe agrees with the bars below it.
-import { foldBar, rollUp, type Bar } from '../../domain/bar.ts';
+// History for the simulated universe. On first start each series' head (its last days of
+// minutes and the bars in progress) is written before the server opens; older history follows in
+// steps, newest first, generated backwards from the oldest bar built (1-minute bars for the most
+// recent days, coarser bars further back, daily bars for years). After a restart the gap since the
+// last stored minute is filled forwards. Coarse bars are always rolled up from finer ones, so
+// every timeframe agrees with the bars below it.
+import { foldBar, type Bar } from '../../domain/bar.ts';
 import type { InstrumentSpec, SymbolEntry } from '../../domain/instrument.ts';
 import { CLASS_POLICY, registryKeyOf } from '../../domain/asset-classes.ts';
 import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain/timeframes.ts';
@@ -22,7 +23,7 @@ export interface HistoryPlan {
 }
 
 /** How far back each timeframe is generated as the finest bar (the spec's maximum windows). */
-const FINEST_SPAN_DAYS: [Timeframe, number][] = [
+export const FINEST_SPAN_DAYS: [Timeframe, number][] = [
   ['5m', 90],
   ['15m', 180],
   ['1h', 365],
@@ -145,58 +146,40 @@ export function writeMinuteHistory(store: Store, entry: SymbolEntry, minutes: re
   }
 }
 
-/** How far back the last session of a market is looked for (the longest closures are under two weeks). */
-const LAST_SESSION_SEARCH_DAYS = 21;
+/** How far back the last sessions of a market are looked for (the longest closures are under two weeks). */
+export const LAST_SESSION_SEARCH_DAYS = 21;
 
-/** UTC day start of the calendar's last session that opened before `endMs`, or null. */
-function lastSessionDayMs(calendar: string, endMs: number): number | null {
+/** UTC day starts of the calendar's sessions that opened before `endMs`, newest first, at most `count`. */
+function lastSessionDays(calendar: string, endMs: number, count: number): number[] {
   const sessions = sessionsBetween(calendar, isoDate(endMs - LAST_SESSION_SEARCH_DAYS * DAY_MS), isoDate(endMs + DAY_MS));
-  let openMs: number | null = null;
-  for (const s of sessions) if (s.openMs < endMs && (openMs === null || s.openMs > openMs)) openMs = s.openMs;
-  return openMs === null ? null : Math.floor(openMs / DAY_MS) * DAY_MS;
+  const days = new Set<number>();
+  for (const s of sessions) if (s.openMs < endMs) days.add(Math.floor(s.openMs / DAY_MS) * DAY_MS);
+  return [...days].sort((a, b) => b - a).slice(0, count);
 }
 
 /**
- * First start: writes the whole history of one instrument up to `endMs` (a minute boundary),
- * oldest period first, so completed bars are appended in time order.
+ * Where a series' head starts: the history written before the server opens. It reaches back to
+ * the start of today and of the market's last session, so the bars in progress, the closing book
+ * and the last trade resolve at once; older history (yesterday first) follows in the background.
+ * Always a UTC midnight: every bar of every timeframe lies within one UTC day (bar-alignment.ts).
  */
-export function backfillInstrument(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, rng: Rng): void {
-  const calendar = calendarOf(spec);
-  const align = alignmentFor(entry);
+export function headFromMs(spec: InstrumentSpec, endMs: number): number {
   const today = Math.floor(endMs / DAY_MS) * DAY_MS;
-  // At least back to the last session: a market closed for the whole short window (a holiday,
-  // a weekend) still gets minutes, so its closing book, last trade and bars resolve at once.
-  const minuteFrom = Math.min(today - Math.max(0, plan.minuteDays - 1) * DAY_MS, lastSessionDayMs(calendar, endMs) ?? Infinity);
-  // Periods from newest to oldest, each with its finest timeframe: [tf, from, to).
-  const periods: [Timeframe, number, number][] = [['1m', minuteFrom, endMs]];
-  let to = minuteFrom;
-  const oldest = Math.min(minuteFrom, today - Math.round(plan.years * 365) * DAY_MS);
-  for (const [tf, days] of FINEST_SPAN_DAYS) {
-    const from = Math.max(oldest, today - (days - 1) * DAY_MS);
-    if (from < to) {
-      periods.push([tf, from, to]);
-      to = from;
-    }
-  }
-  if (oldest < to) periods.push(['1d', oldest, to]);
+  return Math.min(today, ...lastSessionDays(calendarOf(spec), endMs, 1));
+}
 
-  // Generate backwards from the reference level, newest period first.
-  let price = spec.price;
-  const generated: [Timeframe, Bar[]][] = [];
-  for (const [tf, from, until] of periods) {
-    const times = barTimes(calendar, align, tf, from, until);
-    const bars = synthesizeBars(spec, times, TIMEFRAME_INFO[tf].durationMs, price, 'backward', rng);
-    if (bars.length > 0) price = bars[0]!.o;
-    generated.push([tf, bars]);
-  }
-  for (let i = generated.length - 1; i >= 1; i--) {
-    const [finest, bars] = generated[i]!;
-    for (const tf of TIMEFRAMES) {
-      if (TIMEFRAME_INFO[tf].durationMs < TIMEFRAME_INFO[finest].durationMs) continue;
-      store.appendHistory(entry.id, tf, tf === finest ? bars : rollUp(bars, (t) => align.barStart(t, tf)));
-    }
-  }
-  writeMinuteHistory(store, entry, generated[0]?.[1] ?? [], endMs);
+/**
+ * Writes a series' head, [headFromMs, endMs), as the bar builder would have: completed bars and
+ * the bars left in progress at `endMs`, which the live bar builder resumes. Generated backwards
+ * from the instrument's reference level; returns the open of the oldest minute (where the
+ * background build walks on), or the reference level when the head has no minute.
+ */
+export function writeHead(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, seed: number): number {
+  const times = barTimes(calendarOf(spec), alignmentFor(entry), '1m', headFromMs(spec, endMs), endMs);
+  const rng = new Rng(seedFor(seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}`));
+  const minutes = synthesizeBars(spec, times, MINUTE_MS, spec.price, 'backward', rng);
+  writeMinuteHistory(store, entry, minutes, endMs);
+  return minutes[0]?.o ?? spec.price;
 }
 
 /** The newest stored minute of a series, completed or in progress, or null when it has none. */
@@ -219,19 +202,18 @@ export function fillGap(store: Store, entry: SymbolEntry, spec: InstrumentSpec, 
 }
 
 /**
- * Brings one series' history up to `endMs` (a minute boundary), whatever an earlier run left: a
- * series without minutes gets its whole history (a first start, one killed before it reached this
+ * Brings one series' recent history up to `endMs` (a minute boundary), whatever an earlier run
+ * left: a series without minutes gets its head (a first start, one killed before it reached this
  * series, or a series new to the catalog); one with minutes is continued from its last minute,
- * never made again (that would append minutes generated for another end). Each series' history is
- * written in one flush, hence one transaction, so a killed build leaves whole series or none.
- * Returns the 1-minute bars added by a fill (0 for a whole history).
+ * never made again (that would append minutes generated for another end). Returns the 1-minute
+ * bars a fill added (0 for a head).
  */
 export function extendHistory(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number): number {
-  const key = registryKeyOf(entry.assetClass, entry.symbol);
   if (lastStoredMinute(store, entry) === null) {
-    backfillInstrument(store, entry, spec, endMs, plan, new Rng(seedFor(seed, `history:${key}`)));
+    writeHead(store, entry, spec, endMs, seed);
     return 0;
   }
   // Seeded by the end too: each fill walks on its own path, not the one the last fill took.
+  const key = registryKeyOf(entry.assetClass, entry.symbol);
   return fillGap(store, entry, spec, endMs, plan.minuteDays, new Rng(seedFor(seed, `gap:${key}:${endMs}`)));
 }

@@ -7,6 +7,7 @@ import type { Store } from '../../store/index.ts';
 import { CATALOG, PERPETUALS, SIMULATED } from '../reference/catalog.ts';
 import type { VenueQuote, VenueTickInput, VenueTrade } from '../ticks.ts';
 import { makeHistory } from './backfill.ts';
+import { HistoryBuild } from './history-build.ts';
 import { SimulatedBonds } from './bonds.ts';
 import { SimulatedCalendar } from './economic-calendar.ts';
 import { SimulatedFundamentals } from './fundamentals.ts';
@@ -40,6 +41,7 @@ export class SimFeed implements Feed {
   private fundamentals: SimulatedFundamentals | null = null;
   private bonds: SimulatedBonds | null = null;
   private calendar: SimulatedCalendar | null = null;
+  private history: HistoryBuild | null = null;
   private state: FeedState = 'connecting';
   private startedMs: number | null = null;
   private messages = 0;
@@ -65,6 +67,13 @@ export class SimFeed implements Feed {
 
   async backfill(request: BackfillRequest): Promise<void> {
     await makeHistory(this.store, request, this.clock, this.opts, this.log);
+  }
+
+  /** The history older than each series' head, unless a first start's build is done already. */
+  async backfillOlder(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.history = new HistoryBuild(this.store, this.clock, this.log);
+    await this.history.run();
   }
 
   start(sink: FeedSink): void {
@@ -120,7 +129,9 @@ export class SimFeed implements Feed {
     this.rate = { atMs: this.startedMs, messages: this.messages, perSecond: 0 };
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
+    // A step of the history build in flight ends at its next series; the store closes after.
+    await this.history?.stop();
     this.simulator?.stop();
     this.perpetuals?.stop();
     this.fundamentals?.stop();
