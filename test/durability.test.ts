@@ -6,12 +6,17 @@ import { tempDir } from './support/temp-dir.ts';
 
 type Bar = { o: number; h: number; l: number; c: number; v: number | null; t: number };
 
-async function until<T>(what: () => string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+/**
+ * Polls `probe` until it gives a value. The deadline holds on a loaded machine, where the first
+ * start's history build and the simulator's catching up take minutes; a probe that holds ends the
+ * wait at once.
+ */
+async function until<T>(what: () => string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what()}`);
     await Bun.sleep(250);
   }
 }
@@ -34,7 +39,13 @@ describe('durability', () => {
       });
       quoteBefore = (await server.json('/crypto/quote/BTCUSD')).body;
       before = (await server.json(RANGE)).body.results;
-      await Bun.sleep(1500); // the feed keeps writing while we kill it
+      // The feed keeps writing while we kill it: await a newer quote than the one read above.
+      let lastQuote: unknown;
+      await until(() => `a quote newer than ${quoteBefore.timestamp}; last ${JSON.stringify(lastQuote)}; server said:\n${server.output().slice(-3000)}`, async () => {
+        const { body } = await server.json('/crypto/quote/BTCUSD');
+        lastQuote = body;
+        return body.timestamp > quoteBefore.timestamp ? true : undefined;
+      });
       server.proc.kill('SIGKILL');
       await server.proc.exited;
     }
@@ -51,7 +62,7 @@ describe('durability', () => {
     const quoteAfter = (await again.json('/crypto/quote/BTCUSD')).body;
     expect(quoteAfter.timestamp).toBeGreaterThanOrEqual(quoteBefore.timestamp);
     expect(again.output()).toContain('resuming');
-  });
+  }, 400_000);
 
   test('SIGTERM stops with exit code 0 and the data dir reopens with the same bars', async () => {
     using dir = tempDir();

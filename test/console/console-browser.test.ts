@@ -81,7 +81,7 @@ async function candlePixels(page: Page): Promise<number> {
 }
 
 async function chartReady(page: Page, symbol: string, timeframe: string): Promise<number> {
-  await page.waitForSelector(`#chart[data-state="ready"][data-symbol="${symbol}"][data-timeframe="${timeframe}"]`, { timeout: 15_000 });
+  await page.waitForSelector(`#chart[data-state="ready"][data-symbol="${symbol}"][data-timeframe="${timeframe}"]`, { timeout: 60_000 });
   return Number(await page.$eval('#chart', (el) => (el as unknown as El).dataset.bars));
 }
 
@@ -143,7 +143,7 @@ describe('/console in Chromium', () => {
     const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';
     await page.waitForFunction((sel: string) => /\d/.test((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? ''), {}, bidCell);
     const firstBid = await text(page, bidCell);
-    await page.waitForFunction((sel: string, before: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? before) !== before, { timeout: 10_000 }, bidCell, firstBid);
+    await page.waitForFunction((sel: string, before: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? before) !== before, { timeout: 60_000 }, bidCell, firstBid);
     expect(await text(page, '#stream-state')).toContain('live');
 
     // Chart: the first watchlist row (BTCUSD), in 1-minute candles.
@@ -194,7 +194,7 @@ describe('/console in Chromium', () => {
     expect(await watch.cspViolations()).toEqual([]);
     expect([...watch.errors, ...errors]).toEqual([]);
     await page.close();
-  }, 90_000);
+  }, 240_000);
 
   test('a free key sees its plan and quota, and only its classes', async () => {
     const free = await createKeyOn(server, '--plan', 'free');
@@ -229,13 +229,13 @@ describe('/console in Chromium', () => {
       await chartReady(page, 'BTCUSD', '1m');
 
       await own.stop();
-      await page.waitForSelector('#stream-state[data-state="waiting"]', { timeout: 15_000 });
+      await page.waitForSelector('#stream-state[data-state="waiting"]', { timeout: 60_000 });
       own = await startServer({ dataDir, args: ['--port', String(port)] });
-      await page.waitForFunction(() => /reconnected/.test((globalThis as unknown as PageGlobals).document.querySelector('#stream-state')?.textContent ?? ''), { timeout: 30_000 });
+      await page.waitForFunction(() => /reconnected/.test((globalThis as unknown as PageGlobals).document.querySelector('#stream-state')?.textContent ?? ''), { timeout: 60_000 });
       // Prices move again, and the chart read its bars again.
       const bidCell = '#watchlist tr[data-symbol="BTCUSD"] td:nth-of-type(1)';
       const before = await text(page, bidCell);
-      await page.waitForFunction((sel: string, b: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? b) !== b, { timeout: 10_000 }, bidCell, before);
+      await page.waitForFunction((sel: string, b: string) => ((globalThis as unknown as PageGlobals).document.querySelector(sel)?.textContent ?? b) !== b, { timeout: 60_000 }, bidCell, before);
       const rangeCalls = () => watch.requests.filter((r) => r.url.includes('/crypto/agg/BTCUSD/1/minute/')).length;
       await until(async () => rangeCalls() >= 2, 'the chart to read its bars again');
       expect(rangeCalls()).toBe(2);
@@ -246,7 +246,7 @@ describe('/console in Chromium', () => {
       await own[Symbol.asyncDispose]();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 240_000);
 
   test('a row whose line loses its last live source looks stale, live again when it quotes, and stale on a fresh page', async () => {
     // The server's clock (a shifted one): the newest simulated quote's time.

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { ROOT, fencedBlocks, read } from './markdown.ts';
 
 const SETUP = ['npm ci && npm start', 'npm ci && npm test'];
-const COMMAND_TIMEOUT_MS = 20_000;
+const COMMAND_TIMEOUT_MS = 60_000;
 
 /** The commands of a block: continuation lines joined, comments and blank lines left out. */
 function commandsOf(lines: string[]): string[] {

@@ -83,6 +83,31 @@ describe('perpetual venues', () => {
     for (const p of published) expect(p.bid).toBeLessThan(p.ask);
   });
 
+  test('a starved process (its steps late) still quotes every venue at about the rate of time passed', async () => {
+    /** Steady-venue quotes and trades over five simulated minutes, stepping every `everyMs`. */
+    const count = async (everyMs: number) => {
+      using dir = tempDir();
+      const store = Store.open({ dataDir: dir.path });
+      seedRegistry(store, PERPETUALS);
+      const clock = new ManualClock(START);
+      const ticks = { quotes: 0, trades: 0 };
+      const input = { onVenueQuote: (_id: number, q: { venue: number }) => void (PERPETUAL_VENUES[q.venue] === 'steady' && ticks.quotes++), onVenueTrade: () => void ticks.trades++ };
+      const venues = new PerpetualVenues(store, PERPETUALS, input, clock, { seed: 5, stepMs: 25 });
+      for (let t = START + everyMs; t <= START + 5 * 60_000; t += everyMs) {
+        clock.set(t);
+        venues.step(t);
+      }
+      await store.close();
+      return ticks;
+    };
+    const onTime = await count(25);
+    // Forty times late: a venue may quote once a step, so it loses only what piles into one step.
+    const starved = await count(1000);
+    expect(onTime.quotes).toBeGreaterThan(1000);
+    expect(starved.quotes).toBeGreaterThan(onTime.quotes * 0.6);
+    expect(starved.trades).toBeGreaterThan(onTime.trades * 0.5);
+  });
+
   test('deterministic for a seed', async () => {
     expect(await run(3, 1)).toEqual(await run(3, 1));
   });

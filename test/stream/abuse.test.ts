@@ -13,6 +13,7 @@ import { CLOSE_FLOOD, createStream, type ConnData, type StreamLimits } from '../
 import { StreamHub } from '../../src/stream/hub.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { connect } from '../support/ws-client.ts';
+import { until } from '../support/cli.ts';
 
 const KEY = 'abuse-key-123';
 
@@ -59,15 +60,17 @@ describe('stream limits', () => {
     const mask = Buffer.from([1, 2, 3, 4]);
     const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
     sock.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]));
-    while (s.stream.subscriptions === 0) await Bun.sleep(5); // await the subscription, then stop reading
+    await until(async () => s.stream.subscriptions > 0, 'the subscription'); // then stop reading
     sock.pause();
     expect(s.stream.connections).toBe(1);
     const rssBefore = process.memoryUsage().rss;
     // Found slow: it gets nothing more (its subscriptions end), so more ticks cost it no memory.
-    for (let round = 0; round < 400 && s.stream.subscriptions > 0; round++) {
+    // Each round publishes more, then yields so the sweep can measure the unsent bytes.
+    await until(async () => {
+      if (s.stream.subscriptions === 0) return true;
       s.publish(2000);
-      await Bun.sleep(5);
-    }
+      return false;
+    }, 'the server to find the client slow and end its subscriptions', 60_000);
     expect(s.stream.subscriptions).toBe(0);
     for (let round = 0; round < 100; round++) s.publish(2000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
@@ -77,7 +80,7 @@ describe('stream limits', () => {
     sock.resume();
     await ended;
     expect(s.stream.connections).toBe(0);
-  });
+  }, 120_000);
 
   test('a reading client on the same server keeps its connection while the data flows', async () => {
     await using s = await streamServer({ slowConsumerBytes: 256 * 1024 });

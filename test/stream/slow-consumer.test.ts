@@ -9,8 +9,11 @@ import { until } from '../support/cli.ts';
 const EVERY_CHANNEL = ['crypto', 'forex', 'stocks', 'indices', 'etfs', 'commodities'].flatMap((c) => [`${c}.quotes`, `${c}.trades`]);
 
 describe('slow consumers', () => {
-  // Real time is what the second case is about: the runtime drops a closing connection's unsent
-  // bytes within seconds (a close sent at once was lost to a client away 20 s), so it stays away 25 s.
+  // Real time is what the second case is about: the runtime drops a closing connection whose own
+  // buffer still holds unsent bytes after a fixed time (Bun 1.4: between 12 and 16 s; a close sent
+  // at once was lost to a client away 20 s), so it stays away 25 s. That timer is the runtime's,
+  // with no event to await and no clock to drive: the sleep shows nothing is lost while it runs
+  // out. It asserts no duration; on a loaded machine it only takes longer.
   test.each([
     ['at once', '100', 0],
     ['after staying away 25 s', '20', 25_000],
@@ -20,11 +23,11 @@ describe('slow consumers', () => {
     for (const channel of EVERY_CHANNEL) raw.sendText(JSON.stringify({ action: 'subscribe', channels: [channel], symbols: ['*'] }));
     for (let i = 0; i < EVERY_CHANNEL.length; i++) await raw.next((f) => f.opcode === OPCODE.text);
     raw.socket.pause();
-    await until(async () => server.logs.some((l) => l.includes('as a slow consumer')), 'the server to find the slow consumer', 30_000);
+    await until(async () => server.logs.some((l) => l.includes('as a slow consumer')), 'the server to find the slow consumer', 60_000);
     if (awayMs > 0) await Bun.sleep(awayMs);
     raw.socket.resume();
-    const close = await raw.next((f) => f.opcode === OPCODE.close, 30_000);
+    const close = await raw.next((f) => f.opcode === OPCODE.close, 60_000);
     expect(closeOf(close)).toEqual({ code: 4008, reason: 'slow consumer: more than 65536 bytes unsent' });
     await raw.ended;
-  }, 90_000);
+  }, 240_000);
 });

@@ -10,6 +10,11 @@ import type { FromWorker, ToWorker } from './venue-worker.ts';
 export interface VenueFeedOptions extends VenueClientOptions {
   /** Run the client on the calling thread instead of in a worker. */
   inThread?: boolean;
+  /**
+   * Tests: ingested batches are acknowledged to the worker only once this settles, so the worker
+   * finds this thread behind (as a busy one would be) and conflates, whatever the machine's speed.
+   */
+  holdAcks?: Promise<void>;
 }
 
 export function createVenueFeed(protocol: VenueProtocol, settings: VenueFeedSettings = {}, options: VenueFeedOptions = {}): Feed {
@@ -60,7 +65,7 @@ const SLICE_MS = 2;
 /** How long stop() waits for the worker to close its socket before terminating it. */
 const STOP_GRACE_MS = 1000;
 
-function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, options: VenueClientOptions): Feed {
+function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, options: VenueFeedOptions): Feed {
   const instruments: readonly FeedInstrument[] = settings.instruments ?? protocol.defaultInstruments;
   const log = options.log ?? (() => {});
   let worker: Worker | null = null;
@@ -83,6 +88,17 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
       let conflatedBatch = false;
       let conflatedHere = 0;
       const scratch = { later: new Uint8Array(64) };
+      // Counted once ingested: the worker reads the count (and is woken when idle) to send more.
+      let withheld = options.holdAcks === undefined ? null : 0;
+      const acknowledge = (batches: number) => {
+        Atomics.add(ingested, 0, batches);
+        if (worker === w) w.postMessage({ type: 'ingested' } satisfies ToWorker);
+      };
+      void options.holdAcks?.then(() => {
+        const n = withheld ?? 0;
+        withheld = null;
+        if (n > 0) acknowledge(n);
+      });
       const ingest = () => {
         slicing = false;
         // Stopped: what is still waiting is not ingested (the ingest path may be closing).
@@ -115,9 +131,8 @@ function workerFeed(protocol: VenueProtocol, settings: VenueFeedSettings, option
           waiting.shift();
           at = 0;
           conflatedBatch = false;
-          // Counted once ingested: the worker reads the count (and is woken when idle) to send more.
-          Atomics.add(ingested, 0, 1);
-          if (worker === w) w.postMessage({ type: 'ingested' } satisfies ToWorker);
+          if (withheld === null) acknowledge(1);
+          else withheld++;
         }
       };
       w.onmessage = (event: MessageEvent<FromWorker>) => {

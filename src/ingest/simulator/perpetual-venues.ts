@@ -21,6 +21,17 @@ const CROSS_CYCLE_MS = 60_000;
 const CROSS_MS = 10_000;
 const DRIFT_CYCLE_MS = 300_000;
 const DRIFT_BPS = 150;
+/** A late step stands for at most this many steps (a process resumed after hours quotes once). */
+const MAX_STEPS_PER_STEP = 1000;
+
+/**
+ * The chance of at least one event in `steps` steps of chance `p` each. A step that fires late
+ * (a starved process) stands for the steps it missed, so the venues stay as fresh per second of
+ * time passed; on time it is `p` itself, and the random sequence is as before.
+ */
+function chanceOver(p: number, steps: number): number {
+  return steps <= 1 ? p : 1 - (1 - p) ** Math.min(steps, MAX_STEPS_PER_STEP);
+}
 
 /** Where the composites take venue ticks. */
 export type CompositeInput = VenueTickInput;
@@ -128,16 +139,22 @@ export class PerpetualVenues {
     this.timer = null;
   }
 
-  /** Advances every perpetual to `nowMs` (they trade around the clock) and emits its venues' ticks. */
+  /**
+   * Advances every perpetual to `nowMs` (they trade around the clock) and emits its venues' ticks,
+   * as many as the time since the last step calls for (one per venue at most).
+   */
   step(nowMs: number): void {
     const dt = Math.max(1, nowMs - this.lastStepMs);
     this.lastStepMs = nowMs;
+    const steps = dt / this.stepMs;
+    const quoteChance = chanceOver(this.quoteProb / this.venues, steps);
+    const tradeChance = chanceOver(this.tradeProb, steps);
     for (const s of this.symbols) {
       s.fair = stepPrice(s.fair, sigmaOver(s.spec, dt), s.rng);
       for (let venue = 0; venue < this.venues; venue++) {
-        if (s.rng.next() < this.quoteProb / this.venues) this.quote(s, venue, nowMs);
+        if (s.rng.next() < quoteChance) this.quote(s, venue, nowMs);
       }
-      if (s.rng.next() < this.tradeProb) {
+      if (s.rng.next() < tradeChance) {
         const venue = s.rng.int(this.venues);
         const behaviour = PERPETUAL_VENUES[venue]!;
         if (isSilent(behaviour, nowMs + s.phaseMs)) continue;
