@@ -4,7 +4,7 @@
 // once whatever the server answered (refusals and Retry-After ignored). `hostile`: issue 30's, one
 // connection sending one maximal frame every 110 ms. Runs `durationS`, prints `STARTED` once the
 // first connection is open, then `RESULT <json>` and exits.
-import { CRYPTO } from '../../src/ingest/reference/crypto.ts';
+import { HOSTILE_FRAME } from '../../test/support/hostile-frame.ts';
 
 interface Config {
   url: string;
@@ -15,20 +15,6 @@ interface Config {
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 
-/** Spelling variants of every crypto symbol (case, spaces): 1,000 distinct strings naming valid pairs. */
-function hostileSymbols(): string[] {
-  const out: string[] = [];
-  for (let variant = 0; out.length < 1000; variant++) {
-    for (const { symbol } of CRYPTO) {
-      const spelled = [...symbol].map((ch, i) => ((variant >> i) & 1 ? ch.toLowerCase() : ch)).join('');
-      out.push(variant >= 64 ? ` ${spelled}` : spelled);
-      if (out.length === 1000) break;
-    }
-  }
-  return out;
-}
-
-const HOSTILE_FRAME = JSON.stringify({ action: 'subscribe', channels: Array(1000).fill('crypto.quotes'), symbols: hostileSymbols() });
 const FRAMES_PER_CONNECTION = 100;
 
 const stats = { opened: 0, notOpened: 0, framesSent: 0, answers: 0, closes: {} as Record<string, number> };

@@ -2,17 +2,17 @@
 // recorded frames) behind `--feed binance --feeds FILE`, its quotes served on REST and the stream,
 // its state in /health, a dropped connection reconnected, a malformed frame counted.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from '../support/cli.ts';
+import { startBinanceVenueServer, type VenueServer } from '../support/binance-venue-server.ts';
 import { framesFromFixtures, LocalVenue } from '../support/local-venue.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { connect } from '../support/ws-client.ts';
 
 let venue: LocalVenue;
 let server: TestServer;
-let dir: string;
 
 interface FeedReport {
   id: string;
@@ -38,21 +38,14 @@ async function tradeFlows(): Promise<boolean> {
 
 const feedReport = async (): Promise<FeedReport | undefined> => ((await server.json('/health')).body.feeds as FeedReport[]).find((f) => f.id === 'binance');
 
+let fed: VenueServer;
+
 beforeAll(async () => {
-  venue = new LocalVenue(framesFromFixtures('binance'));
-  dir = mkdtempSync(join(tmpdir(), 'mds-feeds-'));
-  const feedsFile = join(dir, 'feeds.json');
-  writeFileSync(feedsFile, JSON.stringify({ feeds: { binance: { url: venue.url, instruments: ['BTCUSD', 'ETHUSD'], silentMs: 60_000, backoffMinMs: 50, backoffMaxMs: 200 } } }));
-  // The real clock: the spot book ticker carries no event time, so ticks are stamped on receipt.
-  server = await startServer({ args: ['--feed', 'binance', '--feeds', feedsFile, '--clock-start', String(Date.now())] });
-  await until(async () => venue.openConnections === 1 && venue.connections[0]!.received.length > 0, 'the feed to connect and subscribe');
+  fed = await startBinanceVenueServer(['BTCUSD', 'ETHUSD']);
+  ({ venue, server } = fed);
 });
 
-afterAll(async () => {
-  await server.stop();
-  await venue[Symbol.asyncDispose]();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fed.dispose());
 
 describe('a venue feed in the real server', () => {
   test('it subscribes the instruments of the feeds file under their venue names', () => {
@@ -114,7 +107,8 @@ describe('a venue feed in the real server', () => {
 describe('a keyed upstream whose key is refused', () => {
   test('the feed is failed with the vendor reason, logged, and the server keeps serving', async () => {
     await using refusing = new LocalVenue(framesFromFixtures('massive'), { auth: 'refuse' });
-    const feedsFile = join(dir, 'massive.json');
+    using dir = tempDir();
+    const feedsFile = join(dir.path, 'massive.json');
     writeFileSync(feedsFile, JSON.stringify({ feeds: { massive: { url: refusing.url, instruments: ['US:AAPL'] } } }));
     process.env.MASSIVE_API_KEY = 'not-a-real-key';
     await using _unset = { [Symbol.asyncDispose]: async () => void delete process.env.MASSIVE_API_KEY };

@@ -3,18 +3,15 @@
 // subscriber gets a `status` frame on the loss and on the return, a subscriber who comes while
 // the line is stale is told before the ack, and the Massive dialect says it with a status message.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { until } from '../support/cli.ts';
-import { framesFromFixtures, LocalVenue } from '../support/local-venue.ts';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startBinanceVenueServer, type VenueServer } from '../support/binance-venue-server.ts';
+import type { LocalVenue } from '../support/local-venue.ts';
+import type { TestServer } from '../support/server.ts';
 import { connectVendor } from '../support/vendor-ws.ts';
 import { connect, type WsClient } from '../support/ws-client.ts';
 
 let venue: LocalVenue;
 let server: TestServer;
-let dir: string;
 
 const wsUrl = () => `${server.base.replace('http', 'ws')}/?apiKey=${server.key}`;
 
@@ -24,21 +21,14 @@ async function subscribed(symbols: string[]): Promise<WsClient> {
   return ws;
 }
 
+let fed: VenueServer;
+
 beforeAll(async () => {
-  venue = new LocalVenue(framesFromFixtures('binance'));
-  dir = mkdtempSync(join(tmpdir(), 'mds-fresh-'));
-  const feedsFile = join(dir, 'feeds.json');
-  writeFileSync(feedsFile, JSON.stringify({ feeds: { binance: { url: venue.url, instruments: ['BTCUSD'], silentMs: 60_000, backoffMinMs: 50, backoffMaxMs: 200 } } }));
-  // The real clock: the spot book ticker carries no event time, so ticks are stamped on receipt.
-  server = await startServer({ args: ['--feed', 'binance', '--feeds', feedsFile, '--clock-start', String(Date.now())] });
-  await until(async () => venue.openConnections === 1 && venue.connections[0]!.received.length > 0, 'the feed to connect and subscribe');
+  fed = await startBinanceVenueServer(['BTCUSD']);
+  ({ venue, server } = fed);
 });
 
-afterAll(async () => {
-  await server.stop();
-  await venue[Symbol.asyncDispose]();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fed.dispose());
 
 describe('a pair fed by one venue that dies', () => {
   test('REST, the stream and the Massive dialect say live, then stale, then live again', async () => {

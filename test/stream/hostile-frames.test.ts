@@ -6,25 +6,11 @@ import { describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CRYPTO } from '../../src/ingest/reference/crypto.ts';
+import { HOSTILE_FRAME, hostileSymbols } from '../support/hostile-frame.ts';
 import { createKeyOn } from '../support/cli.ts';
 import { spawnServer, TEST_KEY } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
 
-/** Spelling variants of every crypto symbol (case, spaces): 1,000 distinct strings naming valid pairs. */
-function hostileSymbols(): string[] {
-  const out: string[] = [];
-  for (let variant = 0; out.length < 1000; variant++) {
-    for (const { symbol } of CRYPTO) {
-      const spelled = [...symbol].map((ch, i) => ((variant >> i) & 1 ? ch.toLowerCase() : ch)).join('');
-      out.push(variant >= 64 ? ` ${spelled}` : spelled);
-      if (out.length === 1000) break;
-    }
-  }
-  return out;
-}
-
-const HOSTILE_FRAME = JSON.stringify({ action: 'subscribe', channels: Array(1000).fill('crypto.quotes'), symbols: hostileSymbols() });
 const FRAMES = 40;
 
 describe('hostile subscribe frames', () => {
