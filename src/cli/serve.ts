@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
 import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
 import type { ServeConfig } from '../config.ts';
+import { HISTORY_BUILD_META } from '../domain/history-build.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
 import { Authenticator } from '../auth/authenticator.ts';
@@ -103,6 +104,9 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     store.historyChanges.stopNoting();
     await store.historyChanges.clear();
   }
+  // A snapshot taken during the ingest node's first-start build carries its progress record; the
+  // edge builds nothing (the rest arrives through the stream), so /health and /coverage leave it out.
+  if (config.role === 'edge') await store.deleteMeta(HISTORY_BUILD_META);
   let devKey: string | null = null;
   const feeds = new FeedSet(store, logLine);
   try {

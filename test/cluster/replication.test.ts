@@ -159,6 +159,9 @@ describe('replication over NATS JetStream', () => {
       return seen !== null && seen.status === 200;
     }, 'the early edge to serve', 60_000);
     expect(seen!.body.cluster).toMatchObject({ role: 'edge', history_complete: true, bootstrap: { stream_seq: expect.any(Number) } });
+    // The ingest node's history build is its own: the edge's /health does not carry its progress.
+    expect((await healthOf(ingest))!.body.history).toBeDefined();
+    expect(seen!.body.history).toBeUndefined();
     expect(early.output()).toContain('new edge: restored a');
     await expectSameBars([early]);
   }, 120_000);
