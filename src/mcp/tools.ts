@@ -197,7 +197,7 @@ export const TOOLS: readonly ToolDef[] = [
   mirror('get_yield_curve', 'Yield curve', '/bonds/curve/:country', 'A country\'s government yield curve (percent per tenor) on a date (default the latest), as GET /bonds/curve/{country}.', (b) => `${b.country}: curve of ${b.date}`),
   mirror('get_bond_history', 'Bond yield history', '/bonds/history/:symbol', 'Daily yields (percent) of one bond between two dates, paged, as GET /bonds/history/{symbol}.', (b) => `${b.symbol}: ${b.results_count} of ${b.total_count} observations${b.next_offset !== null && b.next_offset !== undefined ? `; more: call again with offset ${b.next_offset}` : ''}`),
   mirror('get_economic_calendar', 'Economic calendar', '/calendar/economic', 'Economic events (releases with actual, forecast and previous values) in a window of UTC dates, filtered by country and importance, paged, as GET /calendar/economic.', (b) => `${((b.items ?? b.results) as unknown[] | undefined)?.length ?? 0} events${b.next_cursor ? '; more: call again with cursor set to next_cursor' : ''}`),
-  mirror('get_coverage', 'Coverage', '/coverage/{class}/:symbol', 'Which bar slots of a symbol inside its market\'s sessions have a bar, none because nothing traded, or are gaps, as merged ranges with counts (GET /coverage/{class}/{symbol}).', (b) => `${b.symbol}: ${json(b.totals)}`),
+  mirror('get_coverage', 'Coverage', '/coverage/{class}/:symbol', 'Which bar slots of a symbol inside its market\'s sessions have a bar, none because nothing traded, are gaps, or are pending (history not yet built), as merged ranges with counts (GET /coverage/{class}/{symbol}).', (b) => `${b.symbol}: ${json(b.totals)}`),
 ];
 
 type SymbolItem = { symbol: string; name?: string };
