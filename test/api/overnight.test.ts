@@ -65,7 +65,7 @@ beforeAll(async () => {
     create('--plan', 'perpetuals'),
   ]);
   for (const key of Object.values(keys)) await until(async () => (await server.get('/crypto/symbols', { key })).status === 200, 'the new key');
-});
+}, 180_000);
 afterAll(async () => {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
