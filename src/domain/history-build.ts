@@ -8,6 +8,11 @@ export const HISTORY_BUILD_META = 'historyBuild';
 export interface HistoryBuildRecord {
   /** The minute boundary the build ends at: the first start's minute. */
   endMs: number;
+  /**
+   * Where the recent history written before serving ends: `endMs`, or later when minutes ended while
+   * it was made (the catch-up gives those minutes their bars, so the series meets the live feed).
+   */
+  headToMs?: number;
   seed: number;
   /** Calendar days of 1-minute bars and years of daily bars the build makes. */
   minuteDays: number;

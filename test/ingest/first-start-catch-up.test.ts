@@ -1,6 +1,7 @@
 // A first start makes its history up to the minute it started in, which takes seconds: the minutes
 // that end meanwhile get bars too, so the 1-minute series runs without a gap into the live feed.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../../src/domain/history-build.ts';
 import { Store } from '../../src/store/index.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
@@ -26,8 +27,8 @@ describe('first start across a minute boundary', () => {
     // was extended past it (the catch-up), as the store records, rather than the live feed filling it.
     await server.stop();
     const store = Store.open({ dataDir: server.dataDir });
-    const done = store.getMeta<{ atMs: number }>('historyDone');
+    const build = store.getMeta<HistoryBuildRecord>(HISTORY_BUILD_META);
     await store.close();
-    expect(done!.atMs).toBeGreaterThan(MINUTE_OF_START);
+    expect(build!.headToMs).toBeGreaterThan(MINUTE_OF_START);
   });
 });

@@ -71,6 +71,7 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
     const steps = historySteps(endMs, plan);
     const record: HistoryBuildRecord = {
       endMs,
+      headToMs: coveredMs,
       seed: opts.seed,
       minuteDays: plan.minuteDays,
       years: plan.years,
