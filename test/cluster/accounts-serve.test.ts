@@ -16,10 +16,14 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => nats?.[Symbol.asyncDispose]());
 
+// These tests are about keys and quotas, not history: an edge serves at once instead of waiting for
+// a snapshot (an ingest node with --feed none publishes nothing, so it never takes one).
+const EDGE_ARGS = () => ['--role', 'edge', '--nats', nats.url, '--edge-bootstrap-timeout', '0'];
+
 describe('mds serve --role ingest and --role edge', () => {
   test('a key made on the ingest node serves on the edge, counts once across both, and its revocation closes its edge stream with 4001', async () => {
     await using ingest = await startServer({ args: ['--role', 'ingest', '--nats', nats.url] });
-    const edge = await startServer({ args: ['--role', 'edge', '--nats', nats.url] });
+    const edge = await startServer({ args: EDGE_ARGS() });
     try {
       const { id, key } = await createKeyOn(ingest, '--plan', 'free');
       await until(async () => (await edge.get('/crypto/symbols', { key })).status === 200, 'the key on the edge');
@@ -47,8 +51,8 @@ describe('mds serve --role ingest and --role edge', () => {
 
   test('3,500 calls of one free key spread over two edges: at most 3,000 answered 200, the rest 429', async () => {
     await using ingest = await startServer({ args: ['--role', 'ingest', '--nats', nats.url, '--feed', 'none'] });
-    await using a = await startServer({ args: ['--role', 'edge', '--nats', nats.url] });
-    await using b = await startServer({ args: ['--role', 'edge', '--nats', nats.url] });
+    await using a = await startServer({ args: EDGE_ARGS() });
+    await using b = await startServer({ args: EDGE_ARGS() });
     // Every answer with a 200 counts, the ones that waited for the key to arrive included.
     let answered = 0;
     const call = async (node: typeof a, key: string) => {
