@@ -1,7 +1,7 @@
 // Building blocks for holiday calendars: closures and early closes, observed-day shifts, dated
 // tables parsed from compact text, and public holidays taken from the `date-holidays` rules.
-import Holidays from 'date-holidays';
 import { addDays, datesBetween, isoWeekday, ymd } from './civil-date.ts';
+import { ruleHolidays } from './rule-holidays.ts';
 import { hm } from './zoned-time.ts';
 import type { HolidayEntry } from './types.ts';
 
@@ -103,12 +103,9 @@ export function tableYear(table: Map<number, HolidayEntry[]>, year: number): Hol
   return table.get(year) ?? [];
 }
 
-// One date-holidays instance per country or state: constructing one parses the country's rules.
-const ruleSets = new Map<string, Holidays>();
-
 /**
  * Public holidays of a country from the `date-holidays` rules (types `public`, plus `bank` when
- * asked). Slow (tens of ms per country-year), so callers cache per year (see session-cache).
+ * asked), read from the precomputed table of rule-holidays.ts inside its years.
  */
 export function publicHolidays(country: string, year: number, withBank = false): HolidayEntry[] {
   return holidaysOfTypes(country, year, withBank ? ['public', 'bank'] : ['public']);
@@ -119,16 +116,9 @@ export function publicHolidays(country: string, year: number, withBank = false):
  * written `CC/state`, of one state (e.g. `MY/14`, Kuala Lumpur), with the rules' holiday names.
  */
 export function holidaysOfTypes(place: string, year: number, types: readonly string[]): HolidayEntry[] {
-  let rules = ruleSets.get(place);
-  if (!rules) {
-    const [country = '', state] = place.split('/');
-    rules = state === undefined ? new Holidays(country, { languages: ['en'] }) : new Holidays(country, state, { languages: ['en'] });
-    ruleSets.set(place, rules);
-  }
-  return rules
-    .getHolidays(year, 'en')
+  return ruleHolidays(place, year)
     .filter((h) => types.includes(h.type))
-    .flatMap((h) => spanDates(h).map((date) => closed(date, h.name)));
+    .flatMap((h) => datesBetween(h.date, addDays(h.date, h.days - 1)).map((date) => closed(date, h.name)));
 }
 
 /** Local dates a date-holidays entry covers (Chuseok and Eid spans last several days). */
