@@ -24,7 +24,7 @@ export interface IndicatorValues {
 /**
  * Bars read before the first requested bar. SMA needs exactly window − 1. EMA, RSI and MACD depend
  * on every earlier bar; 10 windows of history shrink the weight of their seed at the first value
- * below 1e-4 (RSI, the slowest), so a value barely moves with where the read began.
+ * to about 1e-4 (RSI, the slowest: e^-9), so a value barely moves with where the read began.
  */
 export const WARMUP_WINDOWS = 10;
 
