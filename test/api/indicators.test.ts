@@ -30,6 +30,8 @@ let dir: TempDir;
 let store: Store;
 let clock: ManualClock;
 let app: ReturnType<typeof createApp>;
+/** A key whose plan has perpetual futures only. */
+let perpetualsKey = '';
 /** Every symbol's bars as the range route has them (the bar in progress last), by `symbol:tf`. */
 const seeded = new Map<string, Bar[]>();
 const live = new Map<string, Bar>();
@@ -81,6 +83,7 @@ beforeAll(async () => {
   const [aapl] = fc.sample(seriesArb, { seed: 11, numRuns: 1 });
   seed('US:AAPL', '1d', walk(aapl!, Date.UTC(2026, 2, 3), DAY_MS));
   await store.flush();
+  perpetualsKey = store.accounts.create({ name: 'perps', plan: 'perpetuals', markets: [], addons: [] }, NOW).secret;
   const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: DEV_KEY, devPerMinute: 1_000_000 });
   const bars = { barInProgress: (symId: number, tf: Timeframe) => live.get(`${symId}:${tf}`) ?? null };
   app = createApp({ store, bars, clock, auth, feed: 'none', version: '1.0.0' }, () => {});
@@ -257,8 +260,12 @@ describe('errors', () => {
     expect(res.body.error).toBe(message);
   });
 
-  test('without a key: 401', async () => {
+  test("without a key: 401; a class the key's plan lacks: 403, natively and in the dialect", async () => {
     expect((await get('/crypto/indicators/sma/BTCUSD', null)).status).toBe(401);
+    expect((await get('/stocks/indicators/sma/US:AAPL', perpetualsKey)).status).toBe(403);
+    const vendor = await get('/compat/massive/v1/indicators/sma/AAPL', perpetualsKey);
+    expect(vendor.status).toBe(403);
+    expect(vendor.body.status).toBe('NOT_AUTHORIZED');
   });
 });
 
