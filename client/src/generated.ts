@@ -682,14 +682,51 @@ export interface CoverageRange {
   count: number;
 }
 
-export interface MassiveAggs {
-  ticker: string;
-  queryCount: number;
-  resultsCount: number;
-  adjusted: boolean;
+export interface Indicator {
+  symbol: string;
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  multiplier: number;
+  timespan: 'minute' | 'hour' | 'day';
+  series_type: 'close' | 'open' | 'high' | 'low';
+  window?: number;
+  short_window?: number;
+  long_window?: number;
+  signal_window?: number;
+  /** bars read before `from` to warm the indicator up (fewer than the rule asks when the history is shorter) */
+  warmup_count: number;
+  /** bars of the window with no value: too few bars precede them for a full window */
+  skipped_count: number;
+  results_count: number;
+  /** values in the window (its bars less skipped_count) */
+  total_count: number;
+  results: IndicatorValue[];
+  next_offset: number | null;
+}
+
+export interface IndicatorValue {
+  /** start of the bar the value is computed at (Unix ms), as the range route stamps it */
+  t: number;
+  /** the indicator (for MACD the MACD line) */
+  value: number;
+  /** MACD only: the signal line */
+  signal?: number;
+  /** MACD only: MACD line − signal */
+  histogram?: number;
+}
+
+export interface MassiveIndicator {
+  results: {
+    underlying: {
+      url: string;
+      aggregates?: MassiveBar[];
+    };
+    values: {
+      timestamp: number;
+      value: number;
+    }[];
+  };
   status: 'OK';
   request_id: string;
-  results?: MassiveBar[];
   next_url?: string;
 }
 
@@ -701,6 +738,35 @@ export interface MassiveBar {
   v?: number;
   t: number;
   T?: string;
+}
+
+export interface MassiveMacd {
+  results: {
+    underlying: {
+      url: string;
+      aggregates?: MassiveBar[];
+    };
+    values: {
+      timestamp: number;
+      value: number;
+      signal: number;
+      histogram: number;
+    }[];
+  };
+  status: 'OK';
+  request_id: string;
+  next_url?: string;
+}
+
+export interface MassiveAggs {
+  ticker: string;
+  queryCount: number;
+  resultsCount: number;
+  adjusted: boolean;
+  status: 'OK';
+  request_id: string;
+  results?: MassiveBar[];
+  next_url?: string;
 }
 
 export interface MassiveGrouped {
@@ -1639,6 +1705,402 @@ export interface GetOvernightCoverageArgs {
   to?: string;
 }
 
+/** The arguments of getCryptoIndicator: its path and query parameters. */
+export interface GetCryptoIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a compact pair such as BTCUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getForexIndicator: its path and query parameters. */
+export interface GetForexIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a six-letter pair such as EURUSD, or its raw line EURUSD.RAW; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getStocksIndicator: its path and query parameters. */
+export interface GetStocksIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getIndicesIndicator: its path and query parameters. */
+export interface GetIndicesIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a bare index code such as US500; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getEtfsIndicator: its path and query parameters. */
+export interface GetEtfsIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a product code such as US500ETF; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getCommoditiesIndicator: its path and query parameters. */
+export interface GetCommoditiesIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a code such as XAUUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getPerpetualsIndicator: its path and query parameters. */
+export interface GetPerpetualsIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** an underlying code followed by USDT, such as BTCUSDT, XAUUSDT or US500USDT; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of getOvernightIndicator: its path and query parameters. */
+export interface GetOvernightIndicatorArgs {
+  /** the indicator */
+  indicator: 'sma' | 'ema' | 'rsi' | 'macd';
+  /** a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF); trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** bar size, with multiplier as on the range route */
+  timespan?: 'minute' | 'hour' | 'day';
+  /** valid pairs: 1/minute, 5/minute, 15/minute, 1/hour, 4/hour, 1/day */
+  multiplier?: 1 | 4 | 5 | 15;
+  /** sma, ema, rsi: bars per window (default sma 50, ema 50, rsi 14); a 400 on macd */
+  window?: number;
+  /** macd: the fast EMA (default 12); less than long_window */
+  short_window?: number;
+  /** macd: the slow EMA (default 26) */
+  long_window?: number;
+  /** macd: the signal line's EMA of the MACD line (default 9) */
+  signal_window?: number;
+  /** the bar price the indicator is computed over */
+  series_type?: 'close' | 'open' | 'high' | 'low';
+  /** first UTC date, inclusive; default the earliest the bar size's maximum span allows */
+  from?: string;
+  /** last UTC date, inclusive; default today; the window spans at most the range route maximum */
+  to?: string;
+  /** page size */
+  limit?: number;
+  /** zero-based, applied after sorting; pass the previous next_offset */
+  offset?: number;
+  /** order by t before paging */
+  sort?: 'asc' | 'desc';
+}
+
+/** The arguments of massiveSMA: its path and query parameters. */
+export interface MassiveSMAArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** a date YYYY-MM-DD (that UTC day) or Unix ms (that bar) */
+  timestamp?: string;
+  /** date or Unix ms */
+  "timestamp.gte"?: string;
+  /** date or Unix ms */
+  "timestamp.gt"?: string;
+  /** date or Unix ms */
+  "timestamp.lte"?: string;
+  /** date or Unix ms */
+  "timestamp.lt"?: string;
+  /** minute, hour or day (default day) */
+  timespan?: string;
+  /** true or false; accepted (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** default 50 */
+  window?: string;
+  /** close (default), open, high or low */
+  series_type?: string;
+  /** true: results.underlying.aggregates holds the bars of the values */
+  expand_underlying?: string;
+  /** desc (default) or asc, by timestamp */
+  order?: string;
+  /** values per page, 1 to 5000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveEMA: its path and query parameters. */
+export interface MassiveEMAArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** a date YYYY-MM-DD (that UTC day) or Unix ms (that bar) */
+  timestamp?: string;
+  /** date or Unix ms */
+  "timestamp.gte"?: string;
+  /** date or Unix ms */
+  "timestamp.gt"?: string;
+  /** date or Unix ms */
+  "timestamp.lte"?: string;
+  /** date or Unix ms */
+  "timestamp.lt"?: string;
+  /** minute, hour or day (default day) */
+  timespan?: string;
+  /** true or false; accepted (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** default 50 */
+  window?: string;
+  /** close (default), open, high or low */
+  series_type?: string;
+  /** true: results.underlying.aggregates holds the bars of the values */
+  expand_underlying?: string;
+  /** desc (default) or asc, by timestamp */
+  order?: string;
+  /** values per page, 1 to 5000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveRSI: its path and query parameters. */
+export interface MassiveRSIArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** a date YYYY-MM-DD (that UTC day) or Unix ms (that bar) */
+  timestamp?: string;
+  /** date or Unix ms */
+  "timestamp.gte"?: string;
+  /** date or Unix ms */
+  "timestamp.gt"?: string;
+  /** date or Unix ms */
+  "timestamp.lte"?: string;
+  /** date or Unix ms */
+  "timestamp.lt"?: string;
+  /** minute, hour or day (default day) */
+  timespan?: string;
+  /** true or false; accepted (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** default 14 */
+  window?: string;
+  /** close (default), open, high or low */
+  series_type?: string;
+  /** true: results.underlying.aggregates holds the bars of the values */
+  expand_underlying?: string;
+  /** desc (default) or asc, by timestamp */
+  order?: string;
+  /** values per page, 1 to 5000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveMACD: its path and query parameters. */
+export interface MassiveMACDArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** a date YYYY-MM-DD (that UTC day) or Unix ms (that bar) */
+  timestamp?: string;
+  /** date or Unix ms */
+  "timestamp.gte"?: string;
+  /** date or Unix ms */
+  "timestamp.gt"?: string;
+  /** date or Unix ms */
+  "timestamp.lte"?: string;
+  /** date or Unix ms */
+  "timestamp.lt"?: string;
+  /** minute, hour or day (default day) */
+  timespan?: string;
+  /** true or false; accepted (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** default 12 */
+  short_window?: string;
+  /** default 26 */
+  long_window?: string;
+  /** default 9 */
+  signal_window?: string;
+  /** close (default), open, high or low */
+  series_type?: string;
+  /** true: results.underlying.aggregates holds the bars of the values */
+  expand_underlying?: string;
+  /** desc (default) or asc, by timestamp */
+  order?: string;
+  /** values per page, 1 to 5000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
 /** The arguments of massiveAggregates: its path and query parameters. */
 export interface MassiveAggregatesArgs {
   /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
@@ -2203,6 +2665,30 @@ export interface Operations {
   getPerpetualsCoverage: { path: '/coverage/perpetuals/:symbol'; args: GetPerpetualsCoverageArgs; response: Coverage };
   /** which overnight bar slots inside the market's sessions have a bar, which are quiet (a feed was live, nothing traded) and which are gaps, as merged ranges. `GET /coverage/overnight/:symbol` */
   getOvernightCoverage: { path: '/coverage/overnight/:symbol'; args: GetOvernightCoverageArgs; response: Coverage };
+  /** sma, ema, rsi, macd over crypto bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /crypto/indicators/:indicator/:symbol` */
+  getCryptoIndicator: { path: '/crypto/indicators/:indicator/:symbol'; args: GetCryptoIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over forex bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /forex/indicators/:indicator/:symbol` */
+  getForexIndicator: { path: '/forex/indicators/:indicator/:symbol'; args: GetForexIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over stocks bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /stocks/indicators/:indicator/:symbol` */
+  getStocksIndicator: { path: '/stocks/indicators/:indicator/:symbol'; args: GetStocksIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over indices bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /indices/indicators/:indicator/:symbol` */
+  getIndicesIndicator: { path: '/indices/indicators/:indicator/:symbol'; args: GetIndicesIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over etfs bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /etfs/indicators/:indicator/:symbol` */
+  getEtfsIndicator: { path: '/etfs/indicators/:indicator/:symbol'; args: GetEtfsIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over commodities bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /commodities/indicators/:indicator/:symbol` */
+  getCommoditiesIndicator: { path: '/commodities/indicators/:indicator/:symbol'; args: GetCommoditiesIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over perpetuals bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /perpetuals/indicators/:indicator/:symbol` */
+  getPerpetualsIndicator: { path: '/perpetuals/indicators/:indicator/:symbol'; args: GetPerpetualsIndicatorArgs; response: Indicator };
+  /** sma, ema, rsi, macd over overnight bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /overnight/indicators/:indicator/:symbol` */
+  getOvernightIndicator: { path: '/overnight/indicators/:indicator/:symbol'; args: GetOvernightIndicatorArgs; response: Indicator };
+  /** SMA of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/sma/:ticker` */
+  massiveSMA: { path: '/compat/massive/v1/indicators/sma/:ticker'; args: MassiveSMAArgs; response: MassiveIndicator };
+  /** EMA of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/ema/:ticker` */
+  massiveEMA: { path: '/compat/massive/v1/indicators/ema/:ticker'; args: MassiveEMAArgs; response: MassiveIndicator };
+  /** RSI of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/rsi/:ticker` */
+  massiveRSI: { path: '/compat/massive/v1/indicators/rsi/:ticker'; args: MassiveRSIArgs; response: MassiveIndicator };
+  /** MACD of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/macd/:ticker` */
+  massiveMACD: { path: '/compat/massive/v1/indicators/macd/:ticker'; args: MassiveMACDArgs; response: MassiveMacd };
   /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */
   massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to'; args: MassiveAggregatesArgs; response: MassiveAggs };
   /** the previous day's bar (the native prev). `GET /compat/massive/v2/aggs/ticker/:ticker/prev` */
@@ -2356,6 +2842,18 @@ export const OPERATIONS = {
   getCommoditiesCoverage: { path: '/coverage/commodities/:symbol', pathParams: ['symbol'] },
   getPerpetualsCoverage: { path: '/coverage/perpetuals/:symbol', pathParams: ['symbol'] },
   getOvernightCoverage: { path: '/coverage/overnight/:symbol', pathParams: ['symbol'] },
+  getCryptoIndicator: { path: '/crypto/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getForexIndicator: { path: '/forex/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getStocksIndicator: { path: '/stocks/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getIndicesIndicator: { path: '/indices/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getEtfsIndicator: { path: '/etfs/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getCommoditiesIndicator: { path: '/commodities/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getPerpetualsIndicator: { path: '/perpetuals/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  getOvernightIndicator: { path: '/overnight/indicators/:indicator/:symbol', pathParams: ['indicator', 'symbol'] },
+  massiveSMA: { path: '/compat/massive/v1/indicators/sma/:ticker', pathParams: ['ticker'] },
+  massiveEMA: { path: '/compat/massive/v1/indicators/ema/:ticker', pathParams: ['ticker'] },
+  massiveRSI: { path: '/compat/massive/v1/indicators/rsi/:ticker', pathParams: ['ticker'] },
+  massiveMACD: { path: '/compat/massive/v1/indicators/macd/:ticker', pathParams: ['ticker'] },
   massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to', pathParams: ['ticker', 'multiplier', 'timespan', 'from', 'to'] },
   massivePreviousClose: { path: '/compat/massive/v2/aggs/ticker/:ticker/prev', pathParams: ['ticker'] },
   massiveGroupedStocks: { path: '/compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date', pathParams: ['date'] },
@@ -2792,6 +3290,66 @@ export abstract class OperationMethods {
   /** which overnight bar slots inside the market's sessions have a bar, which are quiet (a feed was live, nothing traded) and which are gaps, as merged ranges. `GET /coverage/overnight/:symbol` */
   getOvernightCoverage(args: GetOvernightCoverageArgs, options?: RequestOptions): Promise<Coverage> {
     return this.call('getOvernightCoverage', args, options);
+  }
+
+  /** sma, ema, rsi, macd over crypto bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /crypto/indicators/:indicator/:symbol` */
+  getCryptoIndicator(args: GetCryptoIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getCryptoIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over forex bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /forex/indicators/:indicator/:symbol` */
+  getForexIndicator(args: GetForexIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getForexIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over stocks bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /stocks/indicators/:indicator/:symbol` */
+  getStocksIndicator(args: GetStocksIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getStocksIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over indices bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /indices/indicators/:indicator/:symbol` */
+  getIndicesIndicator(args: GetIndicesIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getIndicesIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over etfs bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /etfs/indicators/:indicator/:symbol` */
+  getEtfsIndicator(args: GetEtfsIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getEtfsIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over commodities bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /commodities/indicators/:indicator/:symbol` */
+  getCommoditiesIndicator(args: GetCommoditiesIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getCommoditiesIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over perpetuals bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /perpetuals/indicators/:indicator/:symbol` */
+  getPerpetualsIndicator(args: GetPerpetualsIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getPerpetualsIndicator', args, options);
+  }
+
+  /** sma, ema, rsi, macd over overnight bars of a window, paged like the range route; 10 windows of earlier bars warm EMA, RSI and MACD up. `GET /overnight/indicators/:indicator/:symbol` */
+  getOvernightIndicator(args: GetOvernightIndicatorArgs, options?: RequestOptions): Promise<Indicator> {
+    return this.call('getOvernightIndicator', args, options);
+  }
+
+  /** SMA of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/sma/:ticker` */
+  massiveSMA(args: MassiveSMAArgs, options?: RequestOptions): Promise<MassiveIndicator> {
+    return this.call('massiveSMA', args, options);
+  }
+
+  /** EMA of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/ema/:ticker` */
+  massiveEMA(args: MassiveEMAArgs, options?: RequestOptions): Promise<MassiveIndicator> {
+    return this.call('massiveEMA', args, options);
+  }
+
+  /** RSI of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/rsi/:ticker` */
+  massiveRSI(args: MassiveRSIArgs, options?: RequestOptions): Promise<MassiveIndicator> {
+    return this.call('massiveRSI', args, options);
+  }
+
+  /** MACD of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/macd/:ticker` */
+  massiveMACD(args: MassiveMACDArgs, options?: RequestOptions): Promise<MassiveMacd> {
+    return this.call('massiveMACD', args, options);
   }
 
   /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */

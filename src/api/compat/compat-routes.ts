@@ -5,6 +5,7 @@ import { COMPAT_PREFIX, dialectOfPath, NATIVE_DIALECT, type CompatDialect, type 
 import { ALPACA_DIALECT, ALPACA_PREFIX } from './alpaca/dialect.ts';
 import { alpacaRoutes } from './alpaca/routes.ts';
 import { MASSIVE_DIALECT, MASSIVE_PREFIX } from './massive/dialect.ts';
+import { massiveIndicatorRoutes } from './massive/indicators.ts';
 import { massiveRoutes } from './massive/routes.ts';
 
 export const COMPAT_DIALECTS: readonly CompatDialect[] = [
@@ -19,4 +20,4 @@ export function compatDialectOf(path: string): GateDialect | null {
   return dialect === NATIVE_DIALECT ? null : dialect;
 }
 
-export const compatRouteGroups = (deps: ApiDeps) => [massiveRoutes(deps), alpacaRoutes(deps)] as const;
+export const compatRouteGroups = (deps: ApiDeps) => [massiveRoutes(deps), massiveIndicatorRoutes(deps), alpacaRoutes(deps)] as const;
