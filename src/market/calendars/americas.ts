@@ -46,7 +46,7 @@ function tsxHolidays(year: number): HolidayEntry[] {
 // source: BMV holiday calendar (calendario de dias inhabiles) per year; weekend holidays are not moved.
 const MX_AD_HOC = parseDatedTable(`
   2024-10-01 Transfer of Federal Executive Power
-`);
+`, 'MX');
 function bmvHolidays(year: number): HolidayEntry[] {
   return [
     closed(ymd(year, 1, 1), "New Year's Day"),
@@ -123,7 +123,7 @@ const BR = withAdjustedHours(B3_BASE, (date, base) =>
 const SANTIAGO_AD_HOC = parseDatedTable(`
   2017-04-19 National census
   2018-01-16 Papal visit (Santiago)
-`);
+`, 'CL');
 const SANTIAGO_TRADED = new Set(['2021-09-17', '2023-01-02']);
 function santiagoHolidays(year: number): HolidayEntry[] {
   return [

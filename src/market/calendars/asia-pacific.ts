@@ -108,7 +108,7 @@ function bseHolidays(year: number): HolidayEntry[] {
 // Fridays); the reference sessions (exchange_calendars XASX) show the same days.
 const AU_AD_HOC = parseDatedTable(`
   2022-09-22 National Day of Mourning for Queen Elizabeth II
-`);
+`, 'AU');
 function asxHolidays(year: number): HolidayEntry[] {
   const [christmas, boxing] = christmasPair(year);
   return [
@@ -140,7 +140,7 @@ const NZ_DATED = parseDatedTable(`
   2025-06-20 Matariki
   2026-07-10 Matariki
   2027-06-25 Matariki
-`);
+`, 'NZ');
 function nzxHolidays(year: number): HolidayEntry[] {
   const [newYear, dayAfter] = mondayisedPair(ymd(year, 1, 1));
   const [christmas, boxing] = christmasPair(year);
@@ -249,13 +249,21 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   }),
   defineMarket({
     market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
+    // What `close` means here: the end of continuous trading, when PSE's pre-close auction starts;
+    // the run-off (trading at last, at the closing price) that follows until the "market close" of
+    // PSE's memoranda is not part of the session, as for every market (docs/markets.md).
     // 2012 schedule: 09:30-12:00 and 13:30-15:30 (Inquirer 2011-09-27, the regular close still
-    // 15:30 in March 2020: Rappler 2020-03-15). The pandemic hours of 2020-2021 are not modelled.
-    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45, which is where continuous
-    // trading ends (the pre-close auction and the 14:50-15:00 run-off follow). source: PSE
-    // memorandum of 2021-11-22 (ABS-CBN 2021-11-23) and of 2022-02 (ABS-CBN 2022-02-23).
+    // 15:30 in March 2020: Rappler 2020-03-15).
+    // From 2020-03-16 (pandemic): one morning session to the pre-close at 12:45 (run-off to 13:00).
+    // source: PSE memorandum (Rappler 2020-03-15: from 16 March pre-close 12:45, market close 13:00);
+    // Philstar 2021-11-23 (trading "shortened to end by 1 p.m. since March 16 last year" until the
+    // return to full days on 6 December 2021). The days with other hours are in PSE_EXTRA.
+    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45 (pre-close no cancel 14:48,
+    // run-off 14:50, market close 15:00). source: PSE memorandum of 2021-11-22 (ABS-CBN 2021-11-23)
+    // and of 2022-02 (ABS-CBN 2022-02-23).
     hours: [
       { from: '2000-01-01', open: '09:30', close: '15:30', lunch: ['12:00', '13:30'] },
+      { from: '2020-03-16', open: '09:30', close: '12:45' },
       { from: '2021-12-06', open: '09:30', close: '14:45', lunch: ['12:00', '13:00'] },
     ],
     holidays: pseHolidays,

@@ -100,7 +100,7 @@ export const CN_CLOSURES = parseDatedTable(`
   2027-06-09 Dragon Boat Festival (derived)
   2027-09-15 Mid-Autumn Festival (derived)
   2027-10-01..2027-10-07 National Day (derived)
-`);
+`, 'CN');
 
 // source: BSE/NSE annual holiday circulars 2015-2026 (movable Hindu, Islamic, Sikh and Jain
 // festivals and election days; 2026: NSE circular of December 2025). The fixed-date closures and
@@ -141,7 +141,7 @@ export const IN_CLOSURES = parseDatedTable(`
   2024-01-22 Ram Mandir consecration (special holiday)
   2024-05-20 General Elections (Mumbai)
   2024-11-20 Maharashtra Assembly Elections
-`);
+`, 'IN');
 
 // source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
 // From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
@@ -161,7 +161,7 @@ export const HK_AD_HOC = parseDatedTable(`
   2023-09-01 Typhoon Saola (Signal No. 8)
   2023-09-08 Black rainstorm warning
   2024-09-06 Typhoon Yagi (Signal No. 8)
-`);
+`, 'HK');
 
 // source: KRX notices: election days and temporary public holidays designated by the government.
 export const KR_AD_HOC = parseDatedTable(`
@@ -181,7 +181,7 @@ export const KR_AD_HOC = parseDatedTable(`
   2025-01-27 Temporary holiday
   2025-06-03 Presidential election
   2026-06-03 Local elections
-`);
+`, 'KR');
 
 /** The rules' calculated Hari Raya dates on which SGX traded (the feast fell a day later). */
 export const SG_RULE_DATES_MOVED: ReadonlySet<string> = new Set(['2015-09-23', '2018-08-21', '2019-06-04']);
@@ -202,4 +202,4 @@ export const SG_AD_HOC = parseDatedTable(`
   2024-06-17 Hari Raya Haji
   2015-09-11 Polling Day
   2020-07-10 Polling Day
-`);
+`, 'SG');

@@ -15,7 +15,7 @@ export const BURSA_ISLAMIC = parseDatedTable(`
   2025-03-31..2025-04-01 Hari Raya Aidilfitri
   2025-06-27 Awal Muharram
   2025-09-05 Maulidur Rasul
-`);
+`, 'MY');
 
 // Complete lists (weekdays only), with the half days, year by year:
 // 2015: bursamalaysia.com/corporate/about-us/holidays ("Bursa Malaysia Holidays 2015"; a Sunday
@@ -59,7 +59,7 @@ export const BURSA_YEARS = parseDatedTable(`
   2016-10-03 Awal Muharram (observed)
   2016-12-12 Birthday of Prophet Muhammad
   2016-12-26 Christmas Day (observed)
-`);
+`, 'MY');
 
 // Years on the rules: Bursa's closures and half days the rules miss, source by source:
 // 2017-01-27: afternoon closed on Chinese New Year eve (thestar.com.my, 2017-01-20, Bursa statement).
@@ -104,7 +104,7 @@ export const BURSA_RULE_YEAR_EXTRA = parseDatedTable(`
   2017-09-04 Special public holiday
   2021-12-03 Federal Territories public holiday
   2025-09-15 Special public holiday
-`);
+`, 'MY');
 
 /** Rule dates Bursa traded on (the rules' calculated Islamic dates and observed days), as above. */
 export const BURSA_RULE_DATES_MOVED: ReadonlySet<string> = new Set([

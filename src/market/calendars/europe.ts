@@ -13,7 +13,7 @@ const GB_AD_HOC = parseDatedTable(`
   2022-06-03 Platinum Jubilee
   2022-09-19 State Funeral of Queen Elizabeth II
   2023-05-08 Coronation of King Charles III
-`);
+`, 'GB');
 function lseHolidays(year: number): HolidayEntry[] {
   const [christmas, boxing] = christmasPair(year);
   const earlyMay = year === 2020 ? ymd(2020, 5, 8) : nthWeekday(year, 5, 1, 1);
@@ -92,7 +92,7 @@ function bmeHolidays(year: number): HolidayEntry[] {
 // (exchange_calendars XMAD); no BME notice found that says otherwise.
 const BME_AD_HOC = parseDatedTable(`
   2021-12-24,2021-12-31 Christmas and New Year's Eve closure
-`);
+`, 'ES');
 
 // source: Borsa Italiana trading calendar per year (closed on Ferragosto and both year-end eves).
 function borsaItalianaHolidays(year: number): HolidayEntry[] {

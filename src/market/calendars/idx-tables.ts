@@ -133,7 +133,7 @@ export const IDX_YEARS = parseDatedTable(`
   2026-12-24 Christmas (collective leave)
   2026-12-25 Christmas Day
   2026-12-31 Year-end holiday
-`);
+`, 'ID');
 
 // Years on the rules: IDX closures the public-holiday rules miss, and rule dates the decree moved.
 // 2017-04-19: Jakarta gubernatorial runoff, declared a bourse holiday (metrotvnews.com, quoting IDX).
@@ -180,7 +180,7 @@ export const IDX_RULE_YEAR_CLOSURES = parseDatedTable(`
   2021-05-12 Eid al-Fitr (collective leave)
   2021-08-11 Islamic New Year (moved)
   2021-10-20 Mawlid (moved)
-`);
+`, 'ID');
 /**
  * Rule dates that traded: the 2021 holidays the decree moved (above); Hijri holidays the rules
  * place a day early (2016-05-04, 2017-11-30, 2018-04-13, 2018-08-21); Pancasila Day before it

@@ -23,6 +23,13 @@ function feast(day1s: string[], year: number, days: number, name: string): Holid
   ];
 }
 
+// Borsa Istanbul's ad hoc closures and other hours, one dated line each with its source.
+const TR_AD_HOC = parseDatedTable(`
+  @source Borsa Istanbul statements of 8 February 2023 on the Public Disclosure Platform (Daily Sabah, Bloomberg and UrduPoint 2023-02-08: equity, futures and options trading suspended after two circuit breakers, the day's trades cancelled, trading halted until the evening of 14 February and resuming on 15 February)
+  2023-02-08 11:01 Trading suspended after the earthquakes (the day's trades cancelled)
+  2023-02-09..2023-02-14 Trading suspended after the earthquakes
+`, 'TR');
+
 // source: Borsa Istanbul official holidays per year (Law 2429 national holidays).
 function borsaIstanbulHolidays(year: number): HolidayEntry[] {
   const list = [
@@ -35,6 +42,7 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
     closed(ymd(year, 10, 29), 'Republic Day'),
     ...feast(RAMAZAN_DAY1, year, 3, 'Ramadan Feast'),
     ...feast(KURBAN_DAY1, year, 4, 'Sacrifice Feast'),
+    ...tableYear(TR_AD_HOC, year),
   ];
   if (year >= 2017) list.push(closed(ymd(year, 7, 15), 'Democracy and National Unity Day'));
   return list;
@@ -49,7 +57,7 @@ const ZA_AD_HOC = parseDatedTable(`
   2021-11-01 Local Government Elections
   2022-12-27 Public Holiday (Christmas Day on Sunday)
   2023-12-15 Public Holiday (Rugby World Cup victory)
-`);
+`, 'ZA');
 function jseHolidays(year: number): HolidayEntry[] {
   return [...publicHolidays('ZA', year), ...tableYear(ZA_AD_HOC, year)];
 }
@@ -91,7 +99,7 @@ const SA_EID = parseDatedTable(`
   2026-05-24..2026-05-28 Eid al-Adha
   2027-03-07..2027-03-11 Eid al-Fitr
   2027-05-16..2027-05-20 Eid al-Adha
-`);
+`, 'SA');
 const saudiRules = new Holidays('SA', { languages: ['en'] });
 
 // From 2022 a national day on a Friday is made up on the Thursday before (National Day 2022:
@@ -134,7 +142,7 @@ const IL_AD_HOC = parseDatedTable(`
   2020-03-02 Knesset Elections
   2021-03-23 Knesset Elections
   2022-11-01 Knesset Elections
-`);
+`, 'IL');
 const israelRules = new Holidays('IL', { languages: ['en'] });
 function taseHolidays(year: number): HolidayEntry[] {
   const list: HolidayEntry[] = [...tableYear(IL_AD_HOC, year)];

@@ -224,4 +224,4 @@ export const SET_YEARS = parseDatedTable(`
   2026-12-07 King Bhumibol Adulyadej's Birthday (substitution day)
   2026-12-10 Constitution Day
   2026-12-31 New Year's Eve
-`);
+`, 'TH');

@@ -136,7 +136,7 @@ export const TWSE_YEARS = parseDatedTable(`
   2026-10-09 National Day (observed)
   2026-10-26 Taiwan Retrocession Day (observed)
   2026-12-25 Constitution Day
-`);
+`, 'TW');
 
 // Years on the rules: TWSE's own closures that the public-holiday rules miss. source, year by year:
 // 2015-09-29 Typhoon Dujuan: Bloomberg via carriermanagement.com/news/2015/09/28/145757.htm.
@@ -176,7 +176,7 @@ export const TWSE_RULE_YEAR_CLOSURES = parseDatedTable(`
   2016-09-27 Typhoon Megi
   2021-02-08..2021-02-09 No trading before Lunar New Year (settlement only)
   2021-02-10..2021-02-16 Lunar New Year
-`);
+`, 'TW');
 
 // Make-up workdays on a Saturday (for a bridge holiday) were trading and settlement days until
 // 2018; from 2019 TWSE neither trades nor settles on them (Liberty Times 2018-11-20, above).

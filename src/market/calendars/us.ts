@@ -13,7 +13,7 @@ const US_AD_HOC = parseDatedTable(`
   2012-10-29..2012-10-30 Hurricane Sandy
   2018-12-05 National Day of Mourning for President George H. W. Bush
   2025-01-09 National Day of Mourning for President Carter
-`);
+`, ['US', 'INDICES', 'ETFS', 'COMMODITIES', 'OVERNIGHT']);
 
 export function usExchangeHolidays(year: number): HolidayEntry[] {
   const list: HolidayEntry[] = [];
