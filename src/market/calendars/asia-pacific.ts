@@ -107,6 +107,7 @@ function bseHolidays(year: number): HolidayEntry[] {
 // source: ASX trading calendar; ASX notice 1252.22.11 (2022: normal day session hours on both
 // Fridays); the reference sessions (exchange_calendars XASX) show the same days.
 const AU_AD_HOC = parseDatedTable(`
+  @source ASX trading calendar; ASX notice 1252.22.11 (2022)
   2022-09-22 National Day of Mourning for Queen Elizabeth II
 `, 'AU');
 function asxHolidays(year: number): HolidayEntry[] {
@@ -133,6 +134,7 @@ function asxHolidays(year: number): HolidayEntry[] {
 // Friday before when the eve is a weekend day, as the reference sessions of XNZE show).
 // source: NZX market holidays notices; Te Kahui o Matariki Public Holiday Act 2022.
 const NZ_DATED = parseDatedTable(`
+  @source NZX market holiday notices; Te Kahui o Matariki Public Holiday Act 2022
   2022-06-24 Matariki
   2022-09-26 Queen Elizabeth II Memorial Day
   2023-07-14 Matariki

@@ -10,6 +10,7 @@ import { NORDICS } from './nordics.ts';
 // source: LSE trading calendar notices per year; UK bank holidays with the moved ones of 2020
 // (VE Day) and 2022 (Platinum Jubilee), and the Queen's funeral and the Coronation.
 const GB_AD_HOC = parseDatedTable(`
+  @source LSE trading calendar notices
   2022-06-03 Platinum Jubilee
   2022-09-19 State Funeral of Queen Elizabeth II
   2023-05-08 Coronation of King Charles III
@@ -91,6 +92,7 @@ function bmeHolidays(year: number): HolidayEntry[] {
 // BME did not trade on 24 and 31 December 2021 (both Fridays). source: the reference sessions
 // (exchange_calendars XMAD); no BME notice found that says otherwise.
 const BME_AD_HOC = parseDatedTable(`
+  @source the closures of the reference sessions (exchange_calendars XMAD); no BME notice found that says otherwise
   2021-12-24,2021-12-31 Christmas and New Year's Eve closure
 `, 'ES');
 

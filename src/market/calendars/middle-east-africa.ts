@@ -51,6 +51,7 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
 // source: JSE market notices per year; South African public holidays (Sunday moves to Monday,
 // from the date-holidays rules) plus election days and one-off holidays declared by the President.
 const ZA_AD_HOC = parseDatedTable(`
+  @source JSE market notices; presidential proclamations of one-off public holidays
   2016-08-03 Local Government Elections
   2016-12-27 Public Holiday (Christmas Day on Sunday)
   2019-05-08 National Elections
@@ -83,22 +84,22 @@ function jseHolidays(year: number): HolidayEntry[] {
 // reference sessions' dates (exchange_calendars XSAU): 2024 Eid al-Adha 13-23 June, 2025 Eid
 // al-Fitr 27 March to 2 April (agreeing with argaam), and 2026-2027 both feasts.
 const SA_EID = parseDatedTable(`
-  2015-07-16..2015-07-21 Eid al-Fitr
-  2015-09-22..2015-09-27 Eid al-Adha
-  2021-05-13..2021-05-16 Eid al-Fitr
-  2021-07-16..2021-07-22 Eid al-Adha
-  2022-04-28..2022-05-08 Eid al-Fitr
-  2022-07-07..2022-07-13 Eid al-Adha
-  2023-04-18..2023-04-25 Eid al-Fitr
-  2023-06-27..2023-07-02 Eid al-Adha
-  2024-04-05..2024-04-13 Eid al-Fitr
-  2025-06-05..2025-06-10 Eid al-Adha
-  2024-06-13..2024-06-23 Eid al-Adha
-  2025-03-27..2025-04-02 Eid al-Fitr
-  2026-03-17..2026-03-23 Eid al-Fitr
-  2026-05-24..2026-05-28 Eid al-Adha
-  2027-03-07..2027-03-11 Eid al-Fitr
-  2027-05-16..2027-05-20 Eid al-Adha
+  2015-07-16..2015-07-21 Eid al-Fitr | Okaz (sauress.com/okaz/784377): last session 15 July, resuming 22 July after the SAMA holiday
+  2015-09-22..2015-09-27 Eid al-Adha | SAMA circular as quoted by Okaz (sauress.com/okaz/784377): Eid al-Adha 22-27 September 2015
+  2021-05-13..2021-05-16 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2021
+  2021-07-16..2021-07-22 Eid al-Adha | Saudi Exchange Eid holiday announcement 2021; sharqtrend.com (last session Thursday 15 July)
+  2022-04-28..2022-05-08 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2022
+  2022-07-07..2022-07-13 Eid al-Adha | Saudi Exchange Eid holiday announcement 2022
+  2023-04-18..2023-04-25 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2023
+  2023-06-27..2023-07-02 Eid al-Adha | Saudi Exchange Eid holiday announcement 2023 (a zawya.com report gives 23 June to 1 July; not settled)
+  2024-04-05..2024-04-13 Eid al-Fitr | zawya.com (Saudi Tadawul keeps trading hours unchanged for Ramadan) and saudivartha.com: closed after Thursday 4 April, resuming Sunday 14 April 2024
+  2025-06-05..2025-06-10 Eid al-Adha | Saudi Exchange announcement (economymiddleeast.com, Eid al-Adha 2025: Saudi Exchange announces 6-day holiday; eastcoastdaily.in 2025-05-28): closed 5-10 June 2025, resuming 11 June
+  2024-06-13..2024-06-23 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement found
+  2025-03-27..2025-04-02 Eid al-Fitr | argaam.com 2025-02-27 (break from 27 March, resuming 3 April) and the reference sessions (exchange_calendars XSAU)
+  2026-03-17..2026-03-23 Eid al-Fitr | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2026-05-24..2026-05-28 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2027-03-07..2027-03-11 Eid al-Fitr | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2027-05-16..2027-05-20 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
 `, 'SA');
 const saudiRules = new Holidays('SA', { languages: ['en'] });
 
@@ -135,6 +136,7 @@ const TASE_INTERIM = /^(Passover \(intermediate days\)|The week of Sukkot)/;
 // 2026-09-18 (the Friday between Rosh Hashanah and Yom Kippur) is closed in the reference sessions
 // (exchange_calendars XTAE); the TASE 2026 schedule was not found, so it is followed.
 const IL_AD_HOC = parseDatedTable(`
+  @source TASE notices on election-day closures
   2026-09-18 Trading vacation (reference schedule)
   2015-03-17 Knesset Elections
   2019-04-09 Knesset Elections

@@ -21,6 +21,7 @@ import { parseDatedTable } from '../holiday-rules.ts';
 // Not found in a form that could be checked: 2015, 2016, 2020, 2021 (the rules apply, with the
 // dated facts below) and 2027 (not announced yet).
 export const TWSE_YEARS = parseDatedTable(`
+  @source TWSE market holiday schedule of the year (copies cited in twse-tables.ts)
   2017-01-02 Founding of the Republic of China (observed)
   2017-01-25..2017-01-26 No trading before Lunar New Year (settlement only)
   2017-01-27 Lunar New Year's Eve
@@ -150,6 +151,7 @@ export const TWSE_YEARS = parseDatedTable(`
 //   settlement-only days before Lunar New Year and the typhoon closures. 2027 is not announced:
 //   the reference's dates stand in for it.
 export const TWSE_RULE_YEAR_CLOSURES = parseDatedTable(`
+  @source TWSE and FSC notices cited in twse-tables.ts; typhoon and bridge days the closures of the reference sessions (exchange_calendars XTAI)
   2015-02-16..2015-02-17 No trading before Lunar New Year (settlement only)
   2015-07-10 Typhoon Chan-hom
   2016-04-05 Tomb Sweeping Day (adjusted holiday)

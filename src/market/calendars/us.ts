@@ -7,6 +7,7 @@ import { defineMarket } from './define-market.ts';
 
 // source: NYSE holiday and early-closing notices (Rule 7.2 and NYSE press releases) per year.
 const US_AD_HOC = parseDatedTable(`
+  @source NYSE holiday and early-closing notices (Rule 7.2, NYSE press releases)
   2001-09-11..2001-09-14 September 11 attacks
   2004-06-11 National Day of Mourning for President Reagan
   2007-01-02 National Day of Mourning for President Ford
