@@ -3,6 +3,7 @@
 import Holidays from 'date-holidays';
 import { addDays, datesBetween, isoWeekday, ymd } from '../civil-date.ts';
 import { closed, earlyClose, parseDatedTable, publicHolidays, spanDates, tableYear } from '../holiday-rules.ts';
+import { recordRules } from '../provenance.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 
@@ -13,6 +14,7 @@ const RAMAZAN_DAY1 = ['2015-07-17', '2016-07-05', '2017-06-25', '2018-06-15', '2
   '2022-05-02', '2023-04-21', '2024-04-10', '2025-03-30', '2026-03-20', '2027-03-09'];
 const KURBAN_DAY1 = ['2015-09-24', '2016-09-12', '2017-09-01', '2018-08-21', '2019-08-11', '2020-07-31', '2021-07-20',
   '2022-07-09', '2023-06-28', '2024-06-16', '2025-06-06', '2026-05-27', '2027-05-16'];
+recordRules('TR', [...RAMAZAN_DAY1, ...KURBAN_DAY1], { RAMAZAN_DAY1, KURBAN_DAY1 });
 
 function feast(day1s: string[], year: number, days: number, name: string): HolidayEntry[] {
   const day1 = day1s.find((d) => d.startsWith(String(year)));
