@@ -15,12 +15,13 @@ import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
 import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
 
 // JPX: Japanese public holidays plus the exchange's year-end break (31 Dec to 3 Jan), which the
-// date-holidays JP rules carry as bank holidays. 2020-10-01: full-day halt after the arrowhead
-// system failure. source: JPX market holiday page and JPX notice 2020-10-01.
+// date-holidays JP rules carry as bank holidays. source: JPX market holiday page. Ad hoc
+// closures and other hours: JP_AD_HOC, one dated line each.
+const JP_AD_HOC = parseDatedTable(`
+  2020-10-01 Trading halt (arrowhead system failure) | JPX notice of 2020-10-01 (full-day halt after the arrowhead system failure)
+`, 'JP');
 function jpxHolidays(year: number): HolidayEntry[] {
-  const list = publicHolidays('JP', year, true);
-  if (year === 2020) list.push(closed('2020-10-01', 'Trading halt (arrowhead system failure)'));
-  return list;
+  return [...publicHolidays('JP', year, true), ...tableYear(JP_AD_HOC, year)];
 }
 
 // HKEX: Hong Kong general holidays, half days (close 12:00, no afternoon) on the eves of Lunar
@@ -45,10 +46,12 @@ function hkexHolidays(year: number): HolidayEntry[] {
 // (exchange_calendars XKRX) show both, CSAT 2017 also on the 16th, the original exam date (the
 // exam moved to the 23rd after the Pohang earthquake, announced the evening before). The 2026 exam
 // (19 November) is left out until KRX announces its hours for it.
-const KRX_CSAT_DAYS = [
-  '2015-11-12', '2016-11-17', '2017-11-16', '2017-11-23', '2018-11-15', '2019-11-14', '2020-12-03', '2021-11-18',
-  '2022-11-17', '2023-11-16', '2024-11-14', '2025-11-13',
-];
+const KRX_CSAT_DAYS = parseDatedTable(`
+  @source KRX notices on the college entrance exam day hours; the reference sessions (exchange_calendars XKRX)
+  2015-11-12 10:00-16:00 College entrance exam day (10:00 open, close an hour late)
+  2016-11-17,2017-11-16,2017-11-23,2018-11-15,2019-11-14,2020-12-03,2021-11-18 10:00-16:30 College entrance exam day (10:00 open, close an hour late)
+  2022-11-17,2023-11-16,2024-11-14,2025-11-13 10:00-16:30 College entrance exam day (10:00 open, close an hour late)
+`, 'KR');
 function krxHolidays(year: number): HolidayEntry[] {
   const closures = [
     ...publicHolidays('KR', year).filter((h) => h.name !== 'Constitution Day').map(seollalFromEve),
@@ -59,11 +62,10 @@ function krxHolidays(year: number): HolidayEntry[] {
   const closedDates = new Set(closures.map((h) => h.date));
   let firstDay = ymd(year, 1, 2);
   while (isoWeekday(firstDay) > 5 || closedDates.has(firstDay)) firstDay = addDays(firstDay, 1);
-  const lateClose = year < 2016 ? '16:00' : '16:30';
   return [
     ...closures,
     otherHours(firstDay, 'First trading day of the year (opens 10:00)', { open: '10:00' }),
-    ...KRX_CSAT_DAYS.filter((d) => d.startsWith(`${year}-`)).map((d) => otherHours(d, 'College entrance exam day (10:00 open, close an hour late)', { open: '10:00', close: lateClose })),
+    ...tableYear(KRX_CSAT_DAYS, year),
   ];
 }
 
