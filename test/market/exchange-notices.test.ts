@@ -83,6 +83,7 @@ describe('Borsa Istanbul: the February 2023 earthquake suspension', () => {
     const marked = await holidays('TR', '2023-02-08', '2023-02-15');
     expect([...marked.keys()]).toEqual(['2023-02-08', '2023-02-09', '2023-02-10', '2023-02-13', '2023-02-14']);
     for (const h of marked.values()) expect(h.source).toContain('Borsa Istanbul statements of 8 February 2023');
+    expect(marked.get('2023-02-08')?.source).toContain('closed for trading 11:01');
     const status = await get('/markets/TR/status?at=2023-02-14T10:00:00Z');
     expect(status).toMatchObject({ is_open: false, status: 'closed', next_open: '2023-02-15T07:00:00Z' });
   });

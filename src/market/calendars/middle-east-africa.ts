@@ -28,7 +28,7 @@ function feast(day1s: string[], year: number, days: number, name: string): Holid
 // Borsa Istanbul's ad hoc closures and other hours, one dated line each with its source.
 const TR_AD_HOC = parseDatedTable(`
   @source Borsa Istanbul statements of 8 February 2023 on the Public Disclosure Platform (Daily Sabah, Bloomberg and UrduPoint 2023-02-08: equity, futures and options trading suspended after two circuit breakers, the day's trades cancelled, trading halted until the evening of 14 February and resuming on 15 February)
-  2023-02-08 11:01 Trading suspended after the earthquakes (the day's trades cancelled)
+  2023-02-08 11:01 Trading suspended after the earthquakes (the day's trades cancelled) | Borsa Istanbul statements of 8 February 2023 (Daily Sabah, Bloomberg 2023-02-08: suspended after two market-wide circuit breakers, the day's trades cancelled); the times as reported (dealsforcrypto.com: halted 10:12, resumed 10:42, closed for trading 11:01)
   2023-02-09..2023-02-14 Trading suspended after the earthquakes
 `, 'TR');
 
