@@ -491,6 +491,7 @@ export interface Market {
   country: string | null;
   timezone: string;
   type: 'stocks' | 'crypto' | 'forex' | 'commodities' | 'indices' | 'etfs' | 'overnight';
+  calendar_version: string;
 }
 
 export interface MarketStatusList {
@@ -507,11 +508,13 @@ export interface MarketStatus {
   next_open: string | null;
   next_close: string | null;
   as_of: string;
+  calendar_version: string;
 }
 
 export interface SessionList {
   market: string;
   sessions: Session[];
+  calendar_version: string;
 }
 
 export interface Session {
@@ -526,6 +529,7 @@ export interface Session {
 export interface HolidayList {
   market: string;
   holidays: Holiday[];
+  calendar_version: string;
 }
 
 export interface Holiday {
@@ -533,6 +537,7 @@ export interface Holiday {
   name: string;
   status: 'closed' | 'early_close';
   close: string | null;
+  source: string | null;
 }
 
 export interface FundamentalsItem {

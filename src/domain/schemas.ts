@@ -96,6 +96,12 @@ export const ErrorSchema = T.Object({ status: T.Integer(), error: T.String(), re
 const IsoTime = T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$' });
 const IsoTimeOrNull = T.Union([IsoTime, T.Null()]);
 const CivilDate = T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+/**
+ * Ours, beyond the spec: the version of the market's calendar that made the answer, the newest
+ * dated rule or event, a digest of the market's dated data and the build (`2026-12-25.3f9a2c1b+1.0.0-dev`).
+ * It changes when the calendar data changes, so a client caching sessions knows to refresh.
+ */
+const CalendarVersion = T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}\\.[0-9a-f]{8}\\+\\S+$' });
 
 export const MarketSchema = T.Object(
   {
@@ -105,6 +111,7 @@ export const MarketSchema = T.Object(
     country: Str,
     timezone: T.String(),
     type: T.Union([T.Literal('stocks'), T.Literal('crypto'), T.Literal('forex'), T.Literal('commodities'), T.Literal('indices'), T.Literal('etfs'), T.Literal('overnight')]),
+    calendar_version: CalendarVersion,
   },
   { $id: 'Market', additionalProperties: false },
 );
@@ -121,6 +128,7 @@ export const MarketStatusSchema = T.Object(
     next_open: IsoTimeOrNull,
     next_close: IsoTimeOrNull,
     as_of: IsoTime,
+    calendar_version: CalendarVersion,
   },
   { $id: 'MarketStatus', additionalProperties: false },
 );
@@ -135,12 +143,19 @@ export const SessionSchema = T.Object(
   { $id: 'Session', additionalProperties: false },
 );
 
-export const SessionListSchema = T.Object({ market: T.String(), sessions: T.Array(SessionSchema) }, { $id: 'SessionList', additionalProperties: false });
+export const SessionListSchema = T.Object(
+  { market: T.String(), sessions: T.Array(SessionSchema), calendar_version: CalendarVersion },
+  { $id: 'SessionList', additionalProperties: false },
+);
 
 export const HolidaySchema = T.Object(
-  // `close` is the early close time; null on full closures.
-  { date: CivilDate, name: T.String(), status: T.Union([T.Literal('closed'), T.Literal('early_close')]), close: IsoTimeOrNull },
+  // `close` is the early close time; null on full closures. `source` (ours): the exchange notice or
+  // report the entry follows, null where none is recorded (days from holiday rules).
+  { date: CivilDate, name: T.String(), status: T.Union([T.Literal('closed'), T.Literal('early_close')]), close: IsoTimeOrNull, source: Str },
   { $id: 'Holiday', additionalProperties: false },
 );
 
-export const HolidayListSchema = T.Object({ market: T.String(), holidays: T.Array(HolidaySchema) }, { $id: 'HolidayList', additionalProperties: false });
+export const HolidayListSchema = T.Object(
+  { market: T.String(), holidays: T.Array(HolidaySchema), calendar_version: CalendarVersion },
+  { $id: 'HolidayList', additionalProperties: false },
+);

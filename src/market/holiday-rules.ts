@@ -1,16 +1,17 @@
 // Building blocks for holiday calendars: closures and early closes, observed-day shifts, dated
 // tables parsed from compact text, and public holidays taken from the `date-holidays` rules.
 import { addDays, datesBetween, isoWeekday, ymd } from './civil-date.ts';
+import { recordDated } from './provenance.ts';
 import { ruleHolidays } from './rule-holidays.ts';
 import { hm } from './zoned-time.ts';
 import type { HolidayEntry } from './types.ts';
 
-export function closed(date: string, name: string): HolidayEntry {
-  return { date, name };
+export function closed(date: string, name: string, source?: string): HolidayEntry {
+  return source === undefined ? { date, name } : { date, name, source };
 }
 
-export function earlyClose(date: string, name: string, closeAt: string): HolidayEntry {
-  return { date, name, closeMin: hm(closeAt) };
+export function earlyClose(date: string, name: string, closeAt: string, source?: string): HolidayEntry {
+  return { date, name, closeMin: hm(closeAt), ...(source === undefined ? {} : { source }) };
 }
 
 /** Other hours on one date: a late open and/or a close other than the regular one. */
@@ -75,27 +76,40 @@ export function eveOrFridayBefore(date: string): string {
 }
 
 /**
- * A dated table written one entry per line: `YYYY-MM-DD[..YYYY-MM-DD] [HH:MM] name`, where a
- * range closes every date in it and a time makes the entry an early close; `d1,d2,...` lists
- * several dates sharing one name. Returns entries by year.
+ * A dated table written one entry per line: `YYYY-MM-DD[..YYYY-MM-DD] [HH:MM|HH:MM-HH:MM] name [| source]`,
+ * where a range covers every date in it, one time makes the entry an early close and two times
+ * other hours (open-close) that day; `d1,d2,...` lists several dates sharing one name. A line
+ * `@source text` gives the source of the lines after it (until the next `@source`); ` | text` at
+ * the end of a line gives that line its own. Entries carry their source to the holidays answer.
+ * `market` (one code or several) records the table as that market's dated data, which its
+ * `calendar_version` is computed from (provenance.ts). Returns entries by year.
  */
-export function parseDatedTable(text: string): Map<number, HolidayEntry[]> {
+export function parseDatedTable(text: string, market?: string | readonly string[]): Map<number, HolidayEntry[]> {
   const byYear = new Map<number, HolidayEntry[]>();
+  let tableSource: string | undefined;
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
-    const match = /^(\d{4}-\d{2}-\d{2}(?:,\d{4}-\d{2}-\d{2})*)(?:\.\.(\d{4}-\d{2}-\d{2}))?\s+(?:(\d{2}:\d{2})\s+)?(.+)$/.exec(line);
+    if (line.startsWith('@source ')) {
+      tableSource = line.slice('@source '.length).trim();
+      continue;
+    }
+    const match = /^(\d{4}-\d{2}-\d{2}(?:,\d{4}-\d{2}-\d{2})*)(?:\.\.(\d{4}-\d{2}-\d{2}))?\s+(?:(\d{2}:\d{2})(?:-(\d{2}:\d{2}))?\s+)?([^|]+?)(?:\s*\|\s*(.+))?$/.exec(line);
     if (!match) throw new Error(`bad holiday table line: ${line}`);
-    const [, first = '', to, closeAt, name = ''] = match;
+    const [, first = '', to, firstTime, secondTime, name = '', lineSource] = match;
+    const source = lineSource ?? tableSource;
     const dates = to === undefined ? first.split(',') : datesBetween(first, to);
     for (const date of dates) {
-      const entry = closeAt === undefined ? closed(date, name) : earlyClose(date, name, closeAt);
+      const entry = firstTime === undefined ? closed(date, name, source)
+        : secondTime === undefined ? earlyClose(date, name, firstTime, source)
+          : { ...otherHours(date, name, { open: firstTime, close: secondTime }), ...(source === undefined ? {} : { source }) };
       const year = Number(date.slice(0, 4));
       const list = byYear.get(year) ?? [];
       list.push(entry);
       byYear.set(year, list);
     }
   }
+  if (market !== undefined) recordDated(market, byYear);
   return byYear;
 }
 

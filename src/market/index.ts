@@ -5,6 +5,7 @@ export {
   holidaysBetween, isOpenAt, nextCloseAfter, nextOpenAfter, sessionAt, sessionOpenedAtOrBefore, sessionsBetween, usRegularSessionAt,
 } from './session-query.ts';
 export { marketStatusAt } from './market-status.ts';
+export { calendarVersion } from './provenance.ts';
 export { addDays, isValidDate, toDayNumber } from './civil-date.ts';
 export { MAX_YEAR, MIN_YEAR } from './session-cache.ts';
 export { localDateOf } from './zoned-time.ts';

@@ -51,7 +51,7 @@ function buildYear(def: MarketDefinition, year: number): YearCalendar {
     const hours = def.hoursOn(date, weekday);
     const entry = entries.get(date);
     if (entry && isClosure(entry)) {
-      holidays.push({ date, name: entry.name, status: 'closed', closeMs: null });
+      holidays.push({ date, name: entry.name, status: 'closed', closeMs: null, source: entry.source ?? null });
       continue;
     }
     const openMin = entry?.openMin ?? hours.openMin;
@@ -68,7 +68,7 @@ function buildYear(def: MarketDefinition, year: number): YearCalendar {
       earlyClose: early,
     };
     sessions.push(Object.freeze(session));
-    if (early && entry) holidays.push({ date, name: entry.name, status: 'early_close', closeMs: session.closeMs });
+    if (early && entry) holidays.push({ date, name: entry.name, status: 'early_close', closeMs: session.closeMs, source: entry.source ?? null });
   }
   return { sessions, holidays };
 }

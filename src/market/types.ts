@@ -28,6 +28,8 @@ export interface Holiday {
   status: 'closed' | 'early_close';
   /** Only for early closes. */
   closeMs: number | null;
+  /** Where the entry comes from (an exchange notice, a report quoting it); null where none is recorded. */
+  source: string | null;
 }
 
 export interface MarketStatus {
@@ -62,6 +64,8 @@ export interface HolidayEntry {
   name: string;
   openMin?: number;
   closeMin?: number;
+  /** The notice or report the entry follows, where recorded (dated tables). */
+  source?: string;
 }
 
 /** What a market calendar has to say; the engine turns it into cached sessions. */

@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import {
   ErrorSchema, HolidayListSchema, MarketListSchema, MarketStatusListSchema, MarketStatusSchema, SessionListSchema,
 } from '../../src/domain/schemas.ts';
-import { marketStatusAt } from '../../src/market/index.ts';
+import { calendarVersion, marketStatusAt } from '../../src/market/index.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -23,6 +23,7 @@ interface StatusBody {
   next_open: string | null;
   next_close: string | null;
   as_of: string;
+  calendar_version: string;
 }
 interface SessionRow {
   date: string;
@@ -53,7 +54,7 @@ describe('GET /markets', () => {
     const classMarkets = body.markets.filter((m: { type: string }) => m.type !== 'stocks').map((m: { market: string; type: string }) => [m.market, m.type]);
     expect(classMarkets).toEqual([['COMMODITIES', 'commodities'], ['CRYPTO', 'crypto'], ['ETFS', 'etfs'], ['FOREX', 'forex'], ['INDICES', 'indices'], ['OVERNIGHT', 'overnight']]);
     expect(body.markets.find((m: { market: string }) => m.market === 'US')).toEqual({
-      market: 'US', name: 'NYSE / Nasdaq', mic: 'XNYS', country: 'US', timezone: 'America/New_York', type: 'stocks',
+      market: 'US', name: 'NYSE / Nasdaq', mic: 'XNYS', country: 'US', timezone: 'America/New_York', type: 'stocks', calendar_version: calendarVersion('US'),
     });
     expect(body.markets.find((m: { market: string }) => m.market === 'CRYPTO')).toMatchObject({ mic: null, country: null, timezone: 'UTC' });
   });
@@ -111,14 +112,14 @@ describe('GET /markets/{market}/status', () => {
     expect(body).toEqual({
       market: 'US', is_open: true, status: 'open',
       session_open: '2026-03-04T14:30:00Z', session_close: '2026-03-04T21:00:00Z',
-      next_open: '2026-03-05T14:30:00Z', next_close: '2026-03-04T21:00:00Z', as_of: body.as_of,
+      next_open: '2026-03-05T14:30:00Z', next_close: '2026-03-04T21:00:00Z', as_of: body.as_of, calendar_version: calendarVersion('US'),
     });
   });
 
   test('US is closed on Good Friday 2026-04-03 and reopens Monday 09:30 New York (EDT)', async () => {
     expect(await status('US', '2026-04-03T15:00:00Z')).toEqual({
       market: 'US', is_open: false, status: 'closed', session_open: null, session_close: null,
-      next_open: '2026-04-06T13:30:00Z', next_close: '2026-04-06T20:00:00Z', as_of: '2026-04-03T15:00:00Z',
+      next_open: '2026-04-06T13:30:00Z', next_close: '2026-04-06T20:00:00Z', as_of: '2026-04-03T15:00:00Z', calendar_version: calendarVersion('US'),
     });
   });
 
@@ -126,7 +127,7 @@ describe('GET /markets/{market}/status', () => {
     expect(await status('US', '2026-11-27T15:00:00Z')).toEqual({
       market: 'US', is_open: true, status: 'early_close',
       session_open: '2026-11-27T14:30:00Z', session_close: '2026-11-27T18:00:00Z',
-      next_open: '2026-11-30T14:30:00Z', next_close: '2026-11-27T18:00:00Z', as_of: '2026-11-27T15:00:00Z',
+      next_open: '2026-11-30T14:30:00Z', next_close: '2026-11-27T18:00:00Z', as_of: '2026-11-27T15:00:00Z', calendar_version: calendarVersion('US'),
     });
     expect((await status('US', '2026-11-27T18:30:00Z')).status).toBe('closed');
   });
@@ -135,7 +136,7 @@ describe('GET /markets/{market}/status', () => {
     expect(await status('jp', '2026-03-04T03:00:00Z')).toEqual({
       market: 'JP', is_open: false, status: 'break',
       session_open: '2026-03-04T00:00:00Z', session_close: '2026-03-04T06:30:00Z',
-      next_open: '2026-03-04T03:30:00Z', next_close: '2026-03-04T06:30:00Z', as_of: '2026-03-04T03:00:00Z',
+      next_open: '2026-03-04T03:30:00Z', next_close: '2026-03-04T06:30:00Z', as_of: '2026-03-04T03:00:00Z', calendar_version: calendarVersion('JP'),
     });
     expect((await status('JP', '2026-03-04T03:30:00Z')).status).toBe('open');
   });
@@ -150,7 +151,7 @@ describe('GET /markets/{market}/status', () => {
   test('FOREX is closed on Saturday and opens Sunday 17:00 New York for the week', async () => {
     expect(await status('FOREX', '2026-03-07T12:00:00Z')).toEqual({
       market: 'FOREX', is_open: false, status: 'closed', session_open: null, session_close: null,
-      next_open: '2026-03-08T21:00:00Z', next_close: '2026-03-13T21:00:00Z', as_of: '2026-03-07T12:00:00Z',
+      next_open: '2026-03-08T21:00:00Z', next_close: '2026-03-13T21:00:00Z', as_of: '2026-03-07T12:00:00Z', calendar_version: calendarVersion('FOREX'),
     });
     const wednesday = await status('FOREX', '2026-03-04T15:30:00Z');
     expect(wednesday.is_open).toBe(true);
@@ -219,6 +220,7 @@ describe('GET /markets/{market}/sessions', () => {
     expect(early.body).toEqual({
       market: 'US',
       sessions: [{ date: '2026-11-27', open: '2026-11-27T14:30:00Z', close: '2026-11-27T18:00:00Z', break_start: null, break_end: null, early_close: true }],
+      calendar_version: calendarVersion('US'),
     });
   });
 
@@ -282,16 +284,16 @@ describe('GET /markets/{market}/holidays', () => {
 
   test('US 2026: Good Friday closed, 2026-11-27 early close at 18:00Z', async () => {
     const { body } = await server.json('/markets/US/holidays?from=2026-04-01&to=2026-11-30');
-    expect(body.holidays.find((h: { date: string }) => h.date === '2026-04-03')).toEqual({ date: '2026-04-03', name: 'Good Friday', status: 'closed', close: null });
+    expect(body.holidays.find((h: { date: string }) => h.date === '2026-04-03')).toEqual({ date: '2026-04-03', name: 'Good Friday', status: 'closed', close: null, source: null });
     expect(body.holidays.find((h: { date: string }) => h.date === '2026-11-27')).toEqual({
-      date: '2026-11-27', name: 'Day after Thanksgiving (early close)', status: 'early_close', close: '2026-11-27T18:00:00Z',
+      date: '2026-11-27', name: 'Day after Thanksgiving (early close)', status: 'early_close', close: '2026-11-27T18:00:00Z', source: null,
     });
   });
 
   test('FOREX closes on Christmas and New Year only; CRYPTO never', async () => {
     const fx = await server.json('/markets/FOREX/holidays?from=2026-01-01&to=2026-12-31');
     expect(fx.body.holidays.map((h: { date: string }) => h.date)).toEqual(['2026-01-01', '2026-12-25']);
-    expect((await server.json('/markets/CRYPTO/holidays?from=2026-01-01&to=2026-12-31')).body).toEqual({ market: 'CRYPTO', holidays: [] });
+    expect((await server.json('/markets/CRYPTO/holidays?from=2026-01-01&to=2026-12-31')).body).toEqual({ market: 'CRYPTO', holidays: [], calendar_version: calendarVersion('CRYPTO') });
   });
 
   test('a window over 366 days is a 400', async () => {

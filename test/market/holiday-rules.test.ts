@@ -54,6 +54,22 @@ describe('dated tables', () => {
     ]);
   });
 
+  test('sources: @source covers the lines after it, "| source" one line; two times are other hours', () => {
+    const table = parseDatedTable(`
+      2023-01-02 No source yet
+      @source Notice A
+      2023-02-01 Closure
+      2023-02-02 11:01 Halted | Notice B
+      2023-02-03 09:00-12:45 Short day
+    `);
+    expect(table.get(2023)).toEqual([
+      { date: '2023-01-02', name: 'No source yet' },
+      { date: '2023-02-01', name: 'Closure', source: 'Notice A' },
+      { date: '2023-02-02', name: 'Halted', closeMin: 661, source: 'Notice B' },
+      { date: '2023-02-03', name: 'Short day', openMin: 540, closeMin: 765, source: 'Notice A' },
+    ]);
+  });
+
   test('a malformed line is rejected when the table loads', () => {
     expect(() => parseDatedTable('24-12-2024 Christmas')).toThrow('bad holiday table line');
   });

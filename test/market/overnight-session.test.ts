@@ -59,7 +59,7 @@ describe('no session into a US market holiday', () => {
     expect(at('2026-11-27T03:00:00Z')).toEqual(['2026-11-27T01:00:00.000Z', '2026-11-27T09:00:00.000Z']); // Thursday night into Black Friday
     expect(iso(nextOpenAfter('OVERNIGHT', ms('2026-11-25T09:00:00Z')))).toBe('2026-11-27T01:00:00.000Z');
     expect(holidaysBetween('OVERNIGHT', '2026-11-20', '2026-11-30')).toEqual([
-      { date: '2026-11-26', name: 'Thanksgiving Day (no overnight session into it)', status: 'closed', closeMs: null },
+      { date: '2026-11-26', name: 'Thanksgiving Day (no overnight session into it)', status: 'closed', closeMs: null, source: null },
     ]);
   });
 

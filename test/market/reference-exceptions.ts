@@ -40,6 +40,16 @@ const PSE_2022_SHORT = 'PSE circular of January 2022 (Manila Bulletin 2022-01-26
   + 'pre-close 12:45, close 13:00; the return to full days announced for 2 February was withdrawn) and ABS-CBN 2022-02-23 '
   + '(full days again from 1 March 2022)';
 
+// PSE's pandemic schedule of 2020-2021: from 16 March 2020 one morning session to the 12:45
+// pre-close (09:00 open from 19 March to 14 April), no trading on 17-18 March 2020; half days on
+// 24 and 31 December 2021 (the reference keeps 15:30 and closes those two days).
+const PSE_2020_SCHEDULE = 'PSE memorandum (Rappler 2020-03-15: from 16 March pre-close 12:45, market close 13:00; 17 March '
+  + 'to 14 April market open 09:00) and Philstar 2021-11-23 (trading shortened to end by 1 p.m. from 16 March 2020 until '
+  + '6 December 2021)';
+const PSE_2020_SUSPENSION = 'PSE memorandum of 16 March 2020 (Philstar 2020-03-17: no trading from 17 March; Manila '
+  + 'Bulletin 2020-03-18: resuming 19 March)';
+const PSE_2021_HALF_DAYS = 'PSE memorandum (ABS-CBN 2021-12-15: half-day trading on 24 and 31 December 2021, pre-close 11:55)';
+
 // IDX closes on the collective leave (cuti bersama) days the government adds to the decree.
 const IDX_2022_EID = 'IDX notice amending the 2022 holiday calendar for the Eid al-Fitr collective leave of 29 April and '
   + '4-6 May 2022 (quoted by traderharian.com); trading resumed on 9 May';
@@ -83,6 +93,12 @@ export const REFERENCE_EXCEPTIONS: readonly ReferenceException[] = [
   b3Summer('2020-03-09', '2020-10-30'), b3Summer('2021-03-15', '2021-11-05'), b3Summer('2022-03-14', '2022-11-04'),
   b3Summer('2023-03-13', '2023-11-03'), b3Summer('2024-03-11', '2024-11-01'), b3Summer('2025-03-10', '2025-10-31'),
   b3Summer('2026-03-09', '2026-07-03'),
+  { market: 'PH', from: '2020-03-16', to: '2020-03-16', ours: '01:30-04:45Z', source: PSE_2020_SCHEDULE },
+  { market: 'PH', from: '2020-03-17', to: '2020-03-18', ours: 'closed', source: PSE_2020_SUSPENSION },
+  { market: 'PH', from: '2020-03-19', to: '2020-04-14', ours: '01:00-04:45Z', source: PSE_2020_SCHEDULE },
+  { market: 'PH', from: '2020-04-15', to: '2021-12-03', ours: '01:30-04:45Z', source: PSE_2020_SCHEDULE },
+  { market: 'PH', from: '2021-12-24', to: '2021-12-24', ours: '01:30-03:55Z', source: PSE_2021_HALF_DAYS },
+  { market: 'PH', from: '2021-12-31', to: '2021-12-31', ours: '01:30-03:55Z', source: PSE_2021_HALF_DAYS },
   { market: 'PH', from: '2021-12-06', to: '2022-01-13', ours: '01:30-06:45 break 04:00-05:00Z', source: PSE_2021_SCHEDULE },
   { market: 'PH', from: '2022-01-14', to: '2022-02-28', ours: '01:30-04:45Z', source: PSE_2022_SHORT },
   { market: 'PH', from: '2022-03-01', to: '2026-04-07', ours: '01:30-06:45 break 04:00-05:00Z', source: PSE_2021_SCHEDULE },

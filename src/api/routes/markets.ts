@@ -4,7 +4,7 @@ import { Elysia, t } from 'elysia';
 import { ApiError, badRequest } from '../../domain/errors.ts';
 import { quoteInput } from '../../domain/symbols.ts';
 import {
-  addDays, getMarket, holidaysBetween, isValidDate, listMarkets, localDateOf, marketStatusAt, MAX_YEAR, MIN_YEAR, sessionsBetween, toDayNumber,
+  addDays, calendarVersion, getMarket, holidaysBetween, isValidDate, listMarkets, localDateOf, marketStatusAt, MAX_YEAR, MIN_YEAR, sessionsBetween, toDayNumber,
   type Holiday, type MarketInfo, type MarketStatus, type Session,
 } from '../../market/index.ts';
 import type { ApiDeps } from '../deps.ts';
@@ -93,7 +93,7 @@ export function parseWindow(query: { from?: string; to?: string }, today: string
 }
 
 function marketJson(m: MarketInfo) {
-  return { market: m.market, name: m.name, mic: m.mic, country: m.country, timezone: m.timezone, type: m.type };
+  return { market: m.market, name: m.name, mic: m.mic, country: m.country, timezone: m.timezone, type: m.type, calendar_version: calendarVersion(m.market) };
 }
 
 function statusJson(s: MarketStatus) {
@@ -106,6 +106,7 @@ function statusJson(s: MarketStatus) {
     next_open: isoOrNull(s.nextOpenMs),
     next_close: isoOrNull(s.nextCloseMs),
     as_of: isoUtc(s.asOfMs),
+    calendar_version: calendarVersion(s.market),
   };
 }
 
@@ -121,7 +122,7 @@ function sessionJson(s: Session) {
 }
 
 function holidayJson(h: Holiday) {
-  return { date: h.date, name: h.name, status: h.status, close: isoOrNull(h.closeMs) };
+  return { date: h.date, name: h.name, status: h.status, close: isoOrNull(h.closeMs), source: h.source };
 }
 
 const byCode = (a: MarketInfo, b: MarketInfo) => (a.market < b.market ? -1 : a.market > b.market ? 1 : 0);
@@ -153,7 +154,8 @@ export function marketRoutes(deps: ApiDeps) {
       ({ params, query }) => {
         const info = resolveMarket(params.market);
         const { from, to } = parseWindow(query, today(info), SESSIONS_DEFAULT_DAYS);
-        return jsonResponse(JSON.stringify({ market: info.market, sessions: sessionsBetween(info.market, from, to).map(sessionJson) }));
+        const sessions = sessionsBetween(info.market, from, to).map(sessionJson);
+        return jsonResponse(JSON.stringify({ market: info.market, sessions, calendar_version: calendarVersion(info.market) }));
       },
       { params: MarketParams, query: WindowQuery },
     )
@@ -162,7 +164,8 @@ export function marketRoutes(deps: ApiDeps) {
       ({ params, query }) => {
         const info = resolveMarket(params.market);
         const { from, to } = parseWindow(query, today(info), HOLIDAYS_DEFAULT_DAYS);
-        return jsonResponse(JSON.stringify({ market: info.market, holidays: holidaysBetween(info.market, from, to).map(holidayJson) }));
+        const holidays = holidaysBetween(info.market, from, to).map(holidayJson);
+        return jsonResponse(JSON.stringify({ market: info.market, holidays, calendar_version: calendarVersion(info.market) }));
       },
       { params: MarketParams, query: WindowQuery },
     );

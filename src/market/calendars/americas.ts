@@ -45,8 +45,9 @@ function tsxHolidays(year: number): HolidayEntry[] {
 
 // source: BMV holiday calendar (calendario de dias inhabiles) per year; weekend holidays are not moved.
 const MX_AD_HOC = parseDatedTable(`
+  @source BMV holiday calendar (calendario de dias inhabiles) of the year
   2024-10-01 Transfer of Federal Executive Power
-`);
+`, 'MX');
 function bmvHolidays(year: number): HolidayEntry[] {
   return [
     closed(ymd(year, 1, 1), "New Year's Day"),
@@ -121,9 +122,10 @@ const BR = withAdjustedHours(B3_BASE, (date, base) =>
 // holidays were trading days (17 September 2021 as a half day). source: Bolsa de Santiago
 // trading calendars; the reference sessions (exchange_calendars XSGO, 2015-2025) show these days.
 const SANTIAGO_AD_HOC = parseDatedTable(`
+  @source Bolsa de Santiago trading calendars; the closures of the reference sessions (exchange_calendars XSGO)
   2017-04-19 National census
   2018-01-16 Papal visit (Santiago)
-`);
+`, 'CL');
 const SANTIAGO_TRADED = new Set(['2021-09-17', '2023-01-02']);
 function santiagoHolidays(year: number): HolidayEntry[] {
   return [

@@ -15,12 +15,13 @@ import { bursaHolidays, idxHolidays, pseHolidays } from './southeast-asia.ts';
 import { TWSE_SATURDAY_SESSIONS, twseHolidays } from './twse.ts';
 
 // JPX: Japanese public holidays plus the exchange's year-end break (31 Dec to 3 Jan), which the
-// date-holidays JP rules carry as bank holidays. 2020-10-01: full-day halt after the arrowhead
-// system failure. source: JPX market holiday page and JPX notice 2020-10-01.
+// date-holidays JP rules carry as bank holidays. source: JPX market holiday page. Ad hoc
+// closures and other hours: JP_AD_HOC, one dated line each.
+const JP_AD_HOC = parseDatedTable(`
+  2020-10-01 Trading halt (arrowhead system failure) | JPX notice of 2020-10-01 (full-day halt after the arrowhead system failure)
+`, 'JP');
 function jpxHolidays(year: number): HolidayEntry[] {
-  const list = publicHolidays('JP', year, true);
-  if (year === 2020) list.push(closed('2020-10-01', 'Trading halt (arrowhead system failure)'));
-  return list;
+  return [...publicHolidays('JP', year, true), ...tableYear(JP_AD_HOC, year)];
 }
 
 // HKEX: Hong Kong general holidays, half days (close 12:00, no afternoon) on the eves of Lunar
@@ -45,10 +46,12 @@ function hkexHolidays(year: number): HolidayEntry[] {
 // (exchange_calendars XKRX) show both, CSAT 2017 also on the 16th, the original exam date (the
 // exam moved to the 23rd after the Pohang earthquake, announced the evening before). The 2026 exam
 // (19 November) is left out until KRX announces its hours for it.
-const KRX_CSAT_DAYS = [
-  '2015-11-12', '2016-11-17', '2017-11-16', '2017-11-23', '2018-11-15', '2019-11-14', '2020-12-03', '2021-11-18',
-  '2022-11-17', '2023-11-16', '2024-11-14', '2025-11-13',
-];
+const KRX_CSAT_DAYS = parseDatedTable(`
+  @source KRX notices on the college entrance exam day hours; the reference sessions (exchange_calendars XKRX)
+  2015-11-12 10:00-16:00 College entrance exam day (10:00 open, close an hour late)
+  2016-11-17,2017-11-16,2017-11-23,2018-11-15,2019-11-14,2020-12-03,2021-11-18 10:00-16:30 College entrance exam day (10:00 open, close an hour late)
+  2022-11-17,2023-11-16,2024-11-14,2025-11-13 10:00-16:30 College entrance exam day (10:00 open, close an hour late)
+`, 'KR');
 function krxHolidays(year: number): HolidayEntry[] {
   const closures = [
     ...publicHolidays('KR', year).filter((h) => h.name !== 'Constitution Day').map(seollalFromEve),
@@ -59,11 +62,10 @@ function krxHolidays(year: number): HolidayEntry[] {
   const closedDates = new Set(closures.map((h) => h.date));
   let firstDay = ymd(year, 1, 2);
   while (isoWeekday(firstDay) > 5 || closedDates.has(firstDay)) firstDay = addDays(firstDay, 1);
-  const lateClose = year < 2016 ? '16:00' : '16:30';
   return [
     ...closures,
     otherHours(firstDay, 'First trading day of the year (opens 10:00)', { open: '10:00' }),
-    ...KRX_CSAT_DAYS.filter((d) => d.startsWith(`${year}-`)).map((d) => otherHours(d, 'College entrance exam day (10:00 open, close an hour late)', { open: '10:00', close: lateClose })),
+    ...tableYear(KRX_CSAT_DAYS, year),
   ];
 }
 
@@ -107,8 +109,9 @@ function bseHolidays(year: number): HolidayEntry[] {
 // source: ASX trading calendar; ASX notice 1252.22.11 (2022: normal day session hours on both
 // Fridays); the reference sessions (exchange_calendars XASX) show the same days.
 const AU_AD_HOC = parseDatedTable(`
+  @source ASX trading calendar; ASX notice 1252.22.11 (2022)
   2022-09-22 National Day of Mourning for Queen Elizabeth II
-`);
+`, 'AU');
 function asxHolidays(year: number): HolidayEntry[] {
   const [christmas, boxing] = christmasPair(year);
   return [
@@ -133,6 +136,7 @@ function asxHolidays(year: number): HolidayEntry[] {
 // Friday before when the eve is a weekend day, as the reference sessions of XNZE show).
 // source: NZX market holidays notices; Te Kahui o Matariki Public Holiday Act 2022.
 const NZ_DATED = parseDatedTable(`
+  @source NZX market holiday notices; Te Kahui o Matariki Public Holiday Act 2022
   2022-06-24 Matariki
   2022-09-26 Queen Elizabeth II Memorial Day
   2023-07-14 Matariki
@@ -140,7 +144,7 @@ const NZ_DATED = parseDatedTable(`
   2025-06-20 Matariki
   2026-07-10 Matariki
   2027-06-25 Matariki
-`);
+`, 'NZ');
 function nzxHolidays(year: number): HolidayEntry[] {
   const [newYear, dayAfter] = mondayisedPair(ymd(year, 1, 1));
   const [christmas, boxing] = christmasPair(year);
@@ -249,13 +253,21 @@ export const ASIA_PACIFIC: MarketDefinition[] = [
   }),
   defineMarket({
     market: 'PH', name: 'Philippine Stock Exchange', mic: 'XPHS', country: 'PH', timezone: 'Asia/Manila',
+    // What `close` means here: the end of continuous trading, when PSE's pre-close auction starts;
+    // the run-off (trading at last, at the closing price) that follows until the "market close" of
+    // PSE's memoranda is not part of the session, as for every market (docs/markets.md).
     // 2012 schedule: 09:30-12:00 and 13:30-15:30 (Inquirer 2011-09-27, the regular close still
-    // 15:30 in March 2020: Rappler 2020-03-15). The pandemic hours of 2020-2021 are not modelled.
-    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45, which is where continuous
-    // trading ends (the pre-close auction and the 14:50-15:00 run-off follow). source: PSE
-    // memorandum of 2021-11-22 (ABS-CBN 2021-11-23) and of 2022-02 (ABS-CBN 2022-02-23).
+    // 15:30 in March 2020: Rappler 2020-03-15).
+    // From 2020-03-16 (pandemic): one morning session to the pre-close at 12:45 (run-off to 13:00).
+    // source: PSE memorandum (Rappler 2020-03-15: from 16 March pre-close 12:45, market close 13:00);
+    // Philstar 2021-11-23 (trading "shortened to end by 1 p.m. since March 16 last year" until the
+    // return to full days on 6 December 2021). The days with other hours are in PSE_EXTRA.
+    // From 2021-12-06: 09:30-12:00 and 13:00 to the pre-close at 14:45 (pre-close no cancel 14:48,
+    // run-off 14:50, market close 15:00). source: PSE memorandum of 2021-11-22 (ABS-CBN 2021-11-23)
+    // and of 2022-02 (ABS-CBN 2022-02-23).
     hours: [
       { from: '2000-01-01', open: '09:30', close: '15:30', lunch: ['12:00', '13:30'] },
+      { from: '2020-03-16', open: '09:30', close: '12:45' },
       { from: '2021-12-06', open: '09:30', close: '14:45', lunch: ['12:00', '13:00'] },
     ],
     holidays: pseHolidays,

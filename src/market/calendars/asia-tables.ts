@@ -13,6 +13,7 @@ import { parseDatedTable } from '../holiday-rules.ts';
 // from the Chinese calendar (Spring Festival 2027-02-06, Dragon Boat 06-09, Mid-Autumn 09-15).
 // Bridge days the schedule may add are missing until it is published.
 export const CN_CLOSURES = parseDatedTable(`
+  @source SSE holiday notices (State Council holiday schedule) of the year; 2027 derived, not announced
   2015-01-01..2015-01-02 New Year's Day
   2015-02-18..2015-02-24 Spring Festival
   2015-04-06 Qingming Festival
@@ -100,7 +101,7 @@ export const CN_CLOSURES = parseDatedTable(`
   2027-06-09 Dragon Boat Festival (derived)
   2027-09-15 Mid-Autumn Festival (derived)
   2027-10-01..2027-10-07 National Day (derived)
-`);
+`, 'CN');
 
 // source: BSE/NSE annual holiday circulars 2015-2026 (movable Hindu, Islamic, Sikh and Jain
 // festivals and election days; 2026: NSE circular of December 2025). The fixed-date closures and
@@ -115,6 +116,7 @@ export const CN_CLOSURES = parseDatedTable(`
 export const IN_SATURDAY_SESSIONS: ReadonlySet<string> = new Set(['2024-01-20', '2025-02-01']);
 
 export const IN_CLOSURES = parseDatedTable(`
+  @source BSE/NSE holiday circulars of the year
   2015-02-17,2015-03-06,2015-04-02,2015-04-03,2015-09-17,2015-09-25,2015-10-22,2015-11-11,2015-11-12,2015-11-25 Festival holiday
   2016-03-07,2016-03-24,2016-03-25,2016-04-15,2016-04-19,2016-07-06,2016-09-05,2016-09-13,2016-10-11,2016-10-12,2016-10-31,2016-11-14 Festival holiday
   2017-02-24,2017-03-13,2017-04-04,2017-06-26,2017-08-25,2017-10-19,2017-10-20 Festival holiday
@@ -141,7 +143,7 @@ export const IN_CLOSURES = parseDatedTable(`
   2024-01-22 Ram Mandir consecration (special holiday)
   2024-05-20 General Elections (Mumbai)
   2024-11-20 Maharashtra Assembly Elections
-`);
+`, 'IN');
 
 // source: HKEX market communications on typhoon / black-rainstorm closures and special holidays.
 // From 2024-09-23 HKEX keeps trading through severe weather, so no new entries are expected.
@@ -150,6 +152,7 @@ export const IN_CLOSURES = parseDatedTable(`
 // by Monday the 17th, a trading day (the reference sessions, exchange_calendars XHKG, agree).
 // 2015-04-07 was a general holiday (Ching Ming fell on Easter Sunday), which the rules miss.
 export const HK_AD_HOC = parseDatedTable(`
+  @source HKEX market communications on typhoon and black-rainstorm closures and special holidays
   2015-04-07 The day following Easter Monday (Ching Ming on Easter Sunday)
   2015-09-03 70th Anniversary of the War of Resistance Victory
   2016-08-02 Typhoon Nida (Signal No. 8)
@@ -161,10 +164,11 @@ export const HK_AD_HOC = parseDatedTable(`
   2023-09-01 Typhoon Saola (Signal No. 8)
   2023-09-08 Black rainstorm warning
   2024-09-06 Typhoon Yagi (Signal No. 8)
-`);
+`, 'HK');
 
 // source: KRX notices: election days and temporary public holidays designated by the government.
 export const KR_AD_HOC = parseDatedTable(`
+  @source KRX notices on election days and government-designated temporary holidays
   2015-08-14 Temporary holiday (70th Liberation anniversary)
   2016-04-13 National Assembly election
   2016-05-06 Temporary holiday
@@ -181,7 +185,7 @@ export const KR_AD_HOC = parseDatedTable(`
   2025-01-27 Temporary holiday
   2025-06-03 Presidential election
   2026-06-03 Local elections
-`);
+`, 'KR');
 
 /** The rules' calculated Hari Raya dates on which SGX traded (the feast fell a day later). */
 export const SG_RULE_DATES_MOVED: ReadonlySet<string> = new Set(['2015-09-23', '2018-08-21', '2019-06-04']);
@@ -190,6 +194,7 @@ export const SG_RULE_DATES_MOVED: ReadonlySet<string> = new Set(['2015-09-23', '
 // rules miss (a day after the calculated date, or the Monday after a Sunday feast) from the
 // reference sessions (exchange_calendars XSES), which follow the gazetted public holidays.
 export const SG_AD_HOC = parseDatedTable(`
+  @source SGX notices on polling-day closures; Hari Raya days the closures of the reference sessions (exchange_calendars XSES)
   2015-08-07 SG50 Public Holiday
   2015-09-24 Hari Raya Haji
   2016-09-12 Hari Raya Haji
@@ -202,4 +207,4 @@ export const SG_AD_HOC = parseDatedTable(`
   2024-06-17 Hari Raya Haji
   2015-09-11 Polling Day
   2020-07-10 Polling Day
-`);
+`, 'SG');

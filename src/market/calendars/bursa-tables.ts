@@ -6,7 +6,8 @@ import { parseDatedTable } from '../holiday-rules.ts';
 // The Islamic holidays are set by moon sighting, often a day after the rules' calculated date: the
 // published dates replace them. source: Bursa Malaysia trading holiday lists 2024 and 2025.
 export const BURSA_ISLAMIC = parseDatedTable(`
-  2024-03-28 Nuzul Al-Quran
+  @source Bursa Malaysia trading holiday lists 2024 and 2025 (moon-sighting dates)
+  2024-03-28 Nuzul Al-Quran | Bursa Malaysia trading holidays 2024 (Nuzul Al-Quran on Thursday 28 March 2024)
   2024-04-10..2024-04-11 Hari Raya Aidilfitri
   2024-06-17 Hari Raya Haji
   2024-07-08 Awal Muharram (observed)
@@ -15,7 +16,7 @@ export const BURSA_ISLAMIC = parseDatedTable(`
   2025-03-31..2025-04-01 Hari Raya Aidilfitri
   2025-06-27 Awal Muharram
   2025-09-05 Maulidur Rasul
-`);
+`, 'MY');
 
 // Complete lists (weekdays only), with the half days, year by year:
 // 2015: bursamalaysia.com/corporate/about-us/holidays ("Bursa Malaysia Holidays 2015"; a Sunday
@@ -29,6 +30,7 @@ export const BURSA_ISLAMIC = parseDatedTable(`
 // 2026 only the Hari Raya Aidilfitri notice (malaymail.com, 2026-03-13) was found; its dates
 // depended on the moon sighting, and it keeps normal hours on the eve (no half day).
 export const BURSA_YEARS = parseDatedTable(`
+  @source Bursa Malaysia Holidays 2015 (bursamalaysia.com/corporate/about-us/holidays)
   2015-01-01 New Year's Day
   2015-02-02 Federal Territory Day (observed)
   2015-02-03 Thaipusam
@@ -45,6 +47,7 @@ export const BURSA_YEARS = parseDatedTable(`
   2015-11-10 Deepavali
   2015-12-24 Birthday of Prophet Muhammad
   2015-12-25 Christmas Day
+  @source Bursa Malaysia's 2016 holiday list as reproduced by holidaystracker.com
   2016-01-01 New Year's Day
   2016-01-25 Thaipusam (observed)
   2016-02-01 Federal Territory Day
@@ -59,7 +62,7 @@ export const BURSA_YEARS = parseDatedTable(`
   2016-10-03 Awal Muharram (observed)
   2016-12-12 Birthday of Prophet Muhammad
   2016-12-26 Christmas Day (observed)
-`);
+`, 'MY');
 
 // Years on the rules: Bursa's closures and half days the rules miss, source by source:
 // 2017-01-27: afternoon closed on Chinese New Year eve (thestar.com.my, 2017-01-20, Bursa statement).
@@ -73,6 +76,7 @@ export const BURSA_YEARS = parseDatedTable(`
 //   rules miss (Islamic holidays a day after the calculated date, Monday replacement holidays,
 //   the 2018 general-election days, the Agong's installation and birthday in 2017 and 2019).
 export const BURSA_RULE_YEAR_EXTRA = parseDatedTable(`
+  @source the closures of the reference sessions (exchange_calendars XKLS) that the Kuala Lumpur holiday rules miss
   2017-02-09 Thaipusam
   2017-04-24 Installation of the Yang di-Pertuan Agong
   2017-06-27 Hari Raya Aidilfitri (additional day)
@@ -102,9 +106,9 @@ export const BURSA_RULE_YEAR_EXTRA = parseDatedTable(`
   2026-02-02 Thaipusam (observed)
   2026-03-23 Hari Raya Aidilfitri (observed)
   2017-09-04 Special public holiday
-  2021-12-03 Federal Territories public holiday
-  2025-09-15 Special public holiday
-`);
+  2021-12-03 Federal Territories public holiday | Bursa Malaysia statement (The Malaysian Reserve 2021-12-02): closed on 3 December 2021, the Federal Territories holiday for the Malaysia Cup final
+  2025-09-15 Special public holiday | Bursa Malaysia statement (Oriental Daily 2025-08-26): closed on 1, 5, 15 and 16 September 2025, the 15th a special public holiday for Malaysia Day
+`, 'MY');
 
 /** Rule dates Bursa traded on (the rules' calculated Islamic dates and observed days), as above. */
 export const BURSA_RULE_DATES_MOVED: ReadonlySet<string> = new Set([

@@ -1,5 +1,6 @@
 // Compact builder for session-based market definitions: regular hours and weekends as dated eras
 // (hours change on a known date, e.g. Tokyo closes at 15:30 from 2024-11-05), holidays by year.
+import { recordRules } from '../provenance.ts';
 import { hm } from '../zoned-time.ts';
 import type { HolidayEntry, MarketDefinition, MarketInfo, TradingHours } from '../types.ts';
 
@@ -48,6 +49,8 @@ function toTradingHours(era: HoursEra): TradingHours {
 export function defineMarket(spec: MarketSpec): MarketDefinition {
   const { hours, weekends = SAT_SUN, holidays, weekendSessions, alwaysOpen, type = 'stocks', ...info } = spec;
   const eras = hours.map((era) => ({ era, hours: toTradingHours(era) }));
+  recordRules(info.market, [...hours.map((e) => e.from), ...weekends.map((e) => e.from), ...(weekendSessions ?? [])],
+    { hours, weekends, weekendSessions: [...(weekendSessions ?? [])].sort() });
   return {
     info: { ...info, type },
     alwaysOpen: alwaysOpen ?? false,

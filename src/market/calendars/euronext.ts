@@ -2,7 +2,7 @@
 // calendar: New Year, Good Friday, Easter Monday, 1 May, 25 and 26 December, and a 14:05 CET
 // early close on 24 and 31 December when they are weekdays.
 import { easterOffset, nthWeekday, ymd } from '../civil-date.ts';
-import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, observedNextMonday } from '../holiday-rules.ts';
+import { christmasPair, closed, earlyClose, eveOrFridayBefore, ifWeekday, observedNextMonday, parseDatedTable, tableYear } from '../holiday-rules.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 
@@ -39,6 +39,13 @@ const DUBLIN_HOURS = [{ from: '2000-01-01', open: '08:00', close: '16:28' }];
 // and the 2018-03-02 closure for Storm Emma (half day the day before). From 2019 the harmonised
 // Euronext calendar. source: ISE / Euronext Dublin holiday notices; the reference sessions
 // (exchange_calendars XDUB, 2015-2020) show the same days.
+// Euronext Dublin's ad hoc closures and other hours, one dated line each.
+const DUBLIN_AD_HOC = parseDatedTable(`
+  @source ISE market notices on Storm Emma (1 March 2018 early close, 2 March closed); the reference sessions (exchange_calendars XDUB) show both
+  2018-03-01 12:28 Storm Emma (early close)
+  2018-03-02 Storm Emma
+`, 'IE');
+
 function dublinHolidays(year: number): HolidayEntry[] {
   if (year >= 2019) {
     return euronextHolidays('12:28')(year);
@@ -55,8 +62,7 @@ function dublinHolidays(year: number): HolidayEntry[] {
     earlyClose(eveOrFridayBefore(ymd(year, 12, 24)), 'Christmas Eve (early close)', '12:28'),
     earlyClose(eveOrFridayBefore(ymd(year, 12, 31)), "New Year's Eve (early close)", '12:28'),
   ];
-  if (year === 2018) list.push(earlyClose('2018-03-01', 'Storm Emma (early close)', '12:28'), closed('2018-03-02', 'Storm Emma'));
-  return list;
+  return [...list, ...tableYear(DUBLIN_AD_HOC, year)];
 }
 
 export const EURONEXT: MarketDefinition[] = [

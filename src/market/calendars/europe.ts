@@ -10,10 +10,11 @@ import { NORDICS } from './nordics.ts';
 // source: LSE trading calendar notices per year; UK bank holidays with the moved ones of 2020
 // (VE Day) and 2022 (Platinum Jubilee), and the Queen's funeral and the Coronation.
 const GB_AD_HOC = parseDatedTable(`
+  @source LSE trading calendar notices
   2022-06-03 Platinum Jubilee
   2022-09-19 State Funeral of Queen Elizabeth II
   2023-05-08 Coronation of King Charles III
-`);
+`, 'GB');
 function lseHolidays(year: number): HolidayEntry[] {
   const [christmas, boxing] = christmasPair(year);
   const earlyMay = year === 2020 ? ymd(2020, 5, 8) : nthWeekday(year, 5, 1, 1);
@@ -36,6 +37,11 @@ function lseHolidays(year: number): HolidayEntry[] {
 // source: Deutsche Boerse Xetra trading calendar per year. Whit Monday and German Unity Day
 // closed Xetra from 2015 and 2014 through 2021 and are trading days since 2022; Reformation Day
 // 2017 was a one-off national holiday. The last trading day of the year ends at 14:00.
+// Xetra's ad hoc closures, one dated line each.
+const DE_AD_HOC = parseDatedTable(`
+  2017-10-31 Reformation Day (500th anniversary) | Deutsche Boerse trading calendar 2017 (a one-off nationwide holiday); the reference sessions (exchange_calendars XETR)
+`, 'DE');
+
 function xetraHolidays(year: number): HolidayEntry[] {
   const list = [
     closed(ymd(year, 1, 1), "New Year's Day"),
@@ -49,7 +55,7 @@ function xetraHolidays(year: number): HolidayEntry[] {
   ];
   if (year >= 2015 && year <= 2021) list.push(closed(easterOffset(year, 50), 'Whit Monday'));
   if (year >= 2014 && year <= 2021) list.push(closed(ymd(year, 10, 3), 'Day of German Unity'));
-  if (year === 2017) list.push(closed('2017-10-31', 'Reformation Day (500th anniversary)'));
+  list.push(...tableYear(DE_AD_HOC, year));
   // Last weekday before Dec 31 (Dec 24-26 are closed anyway, so this lands on Dec 27-30).
   list.push(earlyClose(lastWeekdayBefore(ymd(year, 12, 31)), 'Last trading day of the year (early close)', '14:00'));
   return list;
@@ -91,8 +97,9 @@ function bmeHolidays(year: number): HolidayEntry[] {
 // BME did not trade on 24 and 31 December 2021 (both Fridays). source: the reference sessions
 // (exchange_calendars XMAD); no BME notice found that says otherwise.
 const BME_AD_HOC = parseDatedTable(`
+  @source the closures of the reference sessions (exchange_calendars XMAD); no BME notice found that says otherwise
   2021-12-24,2021-12-31 Christmas and New Year's Eve closure
-`);
+`, 'ES');
 
 // source: Borsa Italiana trading calendar per year (closed on Ferragosto and both year-end eves).
 function borsaItalianaHolidays(year: number): HolidayEntry[] {
@@ -144,6 +151,13 @@ function wienerBoerseHolidays(year: number): HolidayEntry[] {
 
 // source: GPW (Warsaw Stock Exchange) session calendar per year; 2018-11-12 was a one-off holiday and
 // 2018-01-02 a session-free day (the reference sessions, exchange_calendars XWAR, agree).
+// GPW's ad hoc closures, one dated line each.
+const PL_AD_HOC = parseDatedTable(`
+  @source GPW session calendar 2018; the reference sessions (exchange_calendars XWAR)
+  2018-01-02 Session-free day
+  2018-11-12 Independence Centenary
+`, 'PL');
+
 function gpwHolidays(year: number): HolidayEntry[] {
   const list = [
     closed(ymd(year, 1, 1), "New Year's Day"),
@@ -161,8 +175,7 @@ function gpwHolidays(year: number): HolidayEntry[] {
     closed(ymd(year, 12, 26), 'Second Day of Christmas'),
     closed(ymd(year, 12, 31), "New Year's Eve"),
   ];
-  if (year === 2018) list.push(closed('2018-11-12', 'Independence Centenary'), closed('2018-01-02', 'Session-free day'));
-  return list;
+  return [...list, ...tableYear(PL_AD_HOC, year)];
 }
 
 const CET_0900_1730 = [{ from: '2000-01-01', open: '09:00', close: '17:30' }];

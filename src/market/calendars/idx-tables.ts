@@ -25,6 +25,7 @@ import { parseDatedTable } from '../holiday-rules.ts';
 //   trading days) the announcement counts.
 // Not found complete: 2016-2021 and 2027 (the rules apply, with the dated facts below).
 export const IDX_YEARS = parseDatedTable(`
+  @source IDX 2015 holiday list (SKB 5/2014) as reproduced by holidaystracker.com; 9 December from the reference sessions (exchange_calendars XIDX)
   2015-01-01 New Year's Day
   2015-02-19 Chinese New Year
   2015-04-03 Good Friday
@@ -41,6 +42,7 @@ export const IDX_YEARS = parseDatedTable(`
   2015-12-09 Regional elections
   2015-12-25 Christmas Day
   2015-12-31 Year-end holiday
+  @source IDX 2022 calendar Peng-00291/BEI.POP/09-2021 (tirto.id, liputan6.com 4899409), amended for the Eid al-Fitr collective leave (traderharian.com)
   2022-02-01 Chinese New Year
   2022-02-28 Isra Mi'raj
   2022-03-03 Nyepi
@@ -52,6 +54,7 @@ export const IDX_YEARS = parseDatedTable(`
   2022-05-26 Ascension Day
   2022-06-01 Pancasila Day
   2022-08-17 Independence Day
+  @source IDX 2023 calendar Peng-00252/BEI.POP/10-2022 (bisnis.com 2022-10-13), amended for Eid al-Fitr (katadata.co.id) and Eid al-Adha (Peng-00152/BEI.POP/06-2023)
   2023-01-23 Chinese New Year (collective leave)
   2023-03-22 Nyepi
   2023-03-23 Nyepi (collective leave)
@@ -70,6 +73,7 @@ export const IDX_YEARS = parseDatedTable(`
   2023-09-28 Mawlid
   2023-12-25 Christmas Day
   2023-12-26 Christmas (collective leave)
+  @source IDX Hari Libur Bursa 2024 announcement
   2024-01-01 New Year's Day
   2024-02-08 Isra Mi'raj
   2024-02-09 Chinese New Year (collective leave)
@@ -92,6 +96,7 @@ export const IDX_YEARS = parseDatedTable(`
   2024-12-25 Christmas Day
   2024-12-26 Christmas (collective leave)
   2024-12-31 Year-end holiday
+  @source IDX Hari Libur Bursa 2025 announcement
   2025-01-01 New Year's Day
   2025-01-27 Isra Mi'raj
   2025-01-28 Chinese New Year (collective leave)
@@ -108,11 +113,12 @@ export const IDX_YEARS = parseDatedTable(`
   2025-06-06 Eid al-Adha
   2025-06-09 Eid al-Adha (collective leave)
   2025-06-27 Islamic New Year
-  2025-08-18 Independence Day (collective leave)
+  2025-08-18 Independence Day (collective leave) | IDX Hari Libur Bursa 2025 announcement, amended for the 18 August 2025 collective leave (SKB amendment on the day after Independence Day)
   2025-09-05 Mawlid
   2025-12-25 Christmas Day
   2025-12-26 Christmas (collective leave)
   2025-12-31 Year-end holiday
+  @source IDX announcement Peng-00171/BEI.POP/09-2025 (mureks.co.id, liramedia.co.id, jakarta365.net)
   2026-01-01 New Year's Day
   2026-01-16 Isra Mi'raj
   2026-02-16 Chinese New Year (collective leave)
@@ -133,7 +139,7 @@ export const IDX_YEARS = parseDatedTable(`
   2026-12-24 Christmas (collective leave)
   2026-12-25 Christmas Day
   2026-12-31 Year-end holiday
-`);
+`, 'ID');
 
 // Years on the rules: IDX closures the public-holiday rules miss, and rule dates the decree moved.
 // 2017-04-19: Jakarta gubernatorial runoff, declared a bourse holiday (metrotvnews.com, quoting IDX).
@@ -150,6 +156,7 @@ export const IDX_YEARS = parseDatedTable(`
 //   years (Eid collective leave around the feast, 26 December or 24 December Christmas leave,
 //   regional elections of 15 February 2017 and the general election of 17 April 2019).
 export const IDX_RULE_YEAR_CLOSURES = parseDatedTable(`
+  @source IDX notices and SKB decrees of the year as cited in idx-tables.ts; 2016-2020 the closures of the reference sessions (exchange_calendars XIDX)
   2016-05-06 Isra Mi'raj
   2016-07-04..2016-07-05 Eid al-Fitr (collective leave)
   2016-07-08 Eid al-Fitr (collective leave)
@@ -180,7 +187,7 @@ export const IDX_RULE_YEAR_CLOSURES = parseDatedTable(`
   2021-05-12 Eid al-Fitr (collective leave)
   2021-08-11 Islamic New Year (moved)
   2021-10-20 Mawlid (moved)
-`);
+`, 'ID');
 /**
  * Rule dates that traded: the 2021 holidays the decree moved (above); Hijri holidays the rules
  * place a day early (2016-05-04, 2017-11-30, 2018-04-13, 2018-08-21); Pancasila Day before it

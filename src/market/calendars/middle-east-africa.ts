@@ -3,6 +3,7 @@
 import Holidays from 'date-holidays';
 import { addDays, datesBetween, isoWeekday, ymd } from '../civil-date.ts';
 import { closed, earlyClose, parseDatedTable, publicHolidays, spanDates, tableYear } from '../holiday-rules.ts';
+import { recordRules } from '../provenance.ts';
 import type { HolidayEntry, MarketDefinition } from '../types.ts';
 import { defineMarket } from './define-market.ts';
 
@@ -13,6 +14,7 @@ const RAMAZAN_DAY1 = ['2015-07-17', '2016-07-05', '2017-06-25', '2018-06-15', '2
   '2022-05-02', '2023-04-21', '2024-04-10', '2025-03-30', '2026-03-20', '2027-03-09'];
 const KURBAN_DAY1 = ['2015-09-24', '2016-09-12', '2017-09-01', '2018-08-21', '2019-08-11', '2020-07-31', '2021-07-20',
   '2022-07-09', '2023-06-28', '2024-06-16', '2025-06-06', '2026-05-27', '2027-05-16'];
+recordRules('TR', [...RAMAZAN_DAY1, ...KURBAN_DAY1], { RAMAZAN_DAY1, KURBAN_DAY1 });
 
 function feast(day1s: string[], year: number, days: number, name: string): HolidayEntry[] {
   const day1 = day1s.find((d) => d.startsWith(String(year)));
@@ -22,6 +24,13 @@ function feast(day1s: string[], year: number, days: number, name: string): Holid
     ...datesBetween(day1, addDays(day1, days - 1)).map((d) => closed(d, name)),
   ];
 }
+
+// Borsa Istanbul's ad hoc closures and other hours, one dated line each with its source.
+const TR_AD_HOC = parseDatedTable(`
+  @source Borsa Istanbul statements of 8 February 2023 on the Public Disclosure Platform (Daily Sabah, Bloomberg and UrduPoint 2023-02-08: equity, futures and options trading suspended after two circuit breakers, the day's trades cancelled, trading halted until the evening of 14 February and resuming on 15 February)
+  2023-02-08 11:01 Trading suspended after the earthquakes (the day's trades cancelled) | Borsa Istanbul statements of 8 February 2023 (Daily Sabah, Bloomberg 2023-02-08: suspended after two market-wide circuit breakers, the day's trades cancelled); the times as reported (dealsforcrypto.com: halted 10:12, resumed 10:42, closed for trading 11:01)
+  2023-02-09..2023-02-14 Trading suspended after the earthquakes
+`, 'TR');
 
 // source: Borsa Istanbul official holidays per year (Law 2429 national holidays).
 function borsaIstanbulHolidays(year: number): HolidayEntry[] {
@@ -35,6 +44,7 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
     closed(ymd(year, 10, 29), 'Republic Day'),
     ...feast(RAMAZAN_DAY1, year, 3, 'Ramadan Feast'),
     ...feast(KURBAN_DAY1, year, 4, 'Sacrifice Feast'),
+    ...tableYear(TR_AD_HOC, year),
   ];
   if (year >= 2017) list.push(closed(ymd(year, 7, 15), 'Democracy and National Unity Day'));
   return list;
@@ -43,13 +53,14 @@ function borsaIstanbulHolidays(year: number): HolidayEntry[] {
 // source: JSE market notices per year; South African public holidays (Sunday moves to Monday,
 // from the date-holidays rules) plus election days and one-off holidays declared by the President.
 const ZA_AD_HOC = parseDatedTable(`
+  @source JSE market notices; presidential proclamations of one-off public holidays
   2016-08-03 Local Government Elections
   2016-12-27 Public Holiday (Christmas Day on Sunday)
   2019-05-08 National Elections
   2021-11-01 Local Government Elections
   2022-12-27 Public Holiday (Christmas Day on Sunday)
   2023-12-15 Public Holiday (Rugby World Cup victory)
-`);
+`, 'ZA');
 function jseHolidays(year: number): HolidayEntry[] {
   return [...publicHolidays('ZA', year), ...tableYear(ZA_AD_HOC, year)];
 }
@@ -75,23 +86,23 @@ function jseHolidays(year: number): HolidayEntry[] {
 // reference sessions' dates (exchange_calendars XSAU): 2024 Eid al-Adha 13-23 June, 2025 Eid
 // al-Fitr 27 March to 2 April (agreeing with argaam), and 2026-2027 both feasts.
 const SA_EID = parseDatedTable(`
-  2015-07-16..2015-07-21 Eid al-Fitr
-  2015-09-22..2015-09-27 Eid al-Adha
-  2021-05-13..2021-05-16 Eid al-Fitr
-  2021-07-16..2021-07-22 Eid al-Adha
-  2022-04-28..2022-05-08 Eid al-Fitr
-  2022-07-07..2022-07-13 Eid al-Adha
-  2023-04-18..2023-04-25 Eid al-Fitr
-  2023-06-27..2023-07-02 Eid al-Adha
-  2024-04-05..2024-04-13 Eid al-Fitr
-  2025-06-05..2025-06-10 Eid al-Adha
-  2024-06-13..2024-06-23 Eid al-Adha
-  2025-03-27..2025-04-02 Eid al-Fitr
-  2026-03-17..2026-03-23 Eid al-Fitr
-  2026-05-24..2026-05-28 Eid al-Adha
-  2027-03-07..2027-03-11 Eid al-Fitr
-  2027-05-16..2027-05-20 Eid al-Adha
-`);
+  2015-07-16..2015-07-21 Eid al-Fitr | Okaz (sauress.com/okaz/784377): last session 15 July, resuming 22 July after the SAMA holiday
+  2015-09-22..2015-09-27 Eid al-Adha | SAMA circular as quoted by Okaz (sauress.com/okaz/784377): Eid al-Adha 22-27 September 2015
+  2021-05-13..2021-05-16 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2021
+  2021-07-16..2021-07-22 Eid al-Adha | Saudi Exchange Eid holiday announcement 2021; sharqtrend.com (last session Thursday 15 July)
+  2022-04-28..2022-05-08 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2022
+  2022-07-07..2022-07-13 Eid al-Adha | Saudi Exchange Eid holiday announcement 2022
+  2023-04-18..2023-04-25 Eid al-Fitr | Saudi Exchange Eid holiday announcement 2023
+  2023-06-27..2023-07-02 Eid al-Adha | Saudi Exchange Eid holiday announcement 2023 (a zawya.com report gives 23 June to 1 July; not settled)
+  2024-04-05..2024-04-13 Eid al-Fitr | zawya.com (Saudi Tadawul keeps trading hours unchanged for Ramadan) and saudivartha.com: closed after Thursday 4 April, resuming Sunday 14 April 2024
+  2025-06-05..2025-06-10 Eid al-Adha | Saudi Exchange announcement (economymiddleeast.com, Eid al-Adha 2025: Saudi Exchange announces 6-day holiday; eastcoastdaily.in 2025-05-28): closed 5-10 June 2025, resuming 11 June
+  2024-06-13..2024-06-23 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement found
+  2025-03-27..2025-04-02 Eid al-Fitr | argaam.com 2025-02-27 (break from 27 March, resuming 3 April) and the reference sessions (exchange_calendars XSAU)
+  2026-03-17..2026-03-23 Eid al-Fitr | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2026-05-24..2026-05-28 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2027-03-07..2027-03-11 Eid al-Fitr | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+  2027-05-16..2027-05-20 Eid al-Adha | reference sessions (exchange_calendars XSAU); no Tadawul announcement yet
+`, 'SA');
 const saudiRules = new Holidays('SA', { languages: ['en'] });
 
 // From 2022 a national day on a Friday is made up on the Thursday before (National Day 2022:
@@ -127,6 +138,7 @@ const TASE_INTERIM = /^(Passover \(intermediate days\)|The week of Sukkot)/;
 // 2026-09-18 (the Friday between Rosh Hashanah and Yom Kippur) is closed in the reference sessions
 // (exchange_calendars XTAE); the TASE 2026 schedule was not found, so it is followed.
 const IL_AD_HOC = parseDatedTable(`
+  @source TASE notices on election-day closures
   2026-09-18 Trading vacation (reference schedule)
   2015-03-17 Knesset Elections
   2019-04-09 Knesset Elections
@@ -134,7 +146,7 @@ const IL_AD_HOC = parseDatedTable(`
   2020-03-02 Knesset Elections
   2021-03-23 Knesset Elections
   2022-11-01 Knesset Elections
-`);
+`, 'IL');
 const israelRules = new Holidays('IL', { languages: ['en'] });
 function taseHolidays(year: number): HolidayEntry[] {
   const list: HolidayEntry[] = [...tableYear(IL_AD_HOC, year)];

@@ -7,6 +7,7 @@
 import { parseDatedTable } from '../holiday-rules.ts';
 
 export const SET_YEARS = parseDatedTable(`
+  @source the closures of the reference sessions (exchange_calendars XBKK), kept from SET's annual holiday lists
   2015-01-01 New Year's Day
   2015-01-02 Special holiday (New Year)
   2015-03-04 Makha Bucha
@@ -224,4 +225,4 @@ export const SET_YEARS = parseDatedTable(`
   2026-12-07 King Bhumibol Adulyadej's Birthday (substitution day)
   2026-12-10 Constitution Day
   2026-12-31 New Year's Eve
-`);
+`, 'TH');

@@ -53,6 +53,7 @@ function bursaEveHalfDays(year: number, holidays: readonly HolidayEntry[]): Holi
 // XPHS), which close PSE on them.
 const PSE_SPECIAL = /^(Chinese New Year|Ninoy Aquino Day|All Saints' Day|Christmas Eve|New Year's Eve)$/;
 const PSE_EXTRA = parseDatedTable(`
+  @source Philippine holiday proclamations as PSE closed on them (the closures of the reference sessions, exchange_calendars XPHS)
   2015-01-15..2015-01-16 Papal visit (special non-working days)
   2015-09-25 Eid al-Adha (proclamation)
   2015-11-18..2015-11-19 APEC Leaders' Meeting (special non-working days)
@@ -96,17 +97,23 @@ const PSE_EXTRA = parseDatedTable(`
   2024-08-23 Ninoy Aquino Day (moved by proclamation)
   2025-04-01 Eid al-Fitr (proclamation)
   2025-05-12 National elections
-  2022-01-14..2022-02-28 12:45 Shortened hours (COVID-19): pre-close at 12:45
-`);
+  # Ad hoc closures and other hours, each with the notice (or the report quoting it) it follows.
+  2020-03-17..2020-03-18 Trading suspended (enhanced community quarantine of Luzon) | PSE memorandum of 16 March 2020 (Philstar 2020-03-17: no trading from 17 March "until further notice"; Manila Bulletin 2020-03-18: resuming Thursday 19 March)
+  2020-03-19..2020-04-14 09:00-12:45 Shortened hours (COVID-19): open 09:00, pre-close 12:45 | PSE schedule for 17 March to 14 April 2020 (Rappler 2020-03-15: market open 09:00, pre-close 12:45, close 13:00); DWIZ 2020-03-18 (trading resumes 19 March, 09:00 to 13:00)
+  2021-12-24,2021-12-31 11:55 Half day (pre-close 11:55, run-off to 12:10) | PSE memorandum (ABS-CBN 2021-12-15: half-day trading on 24 and 31 December 2021, which the President made special working days)
+  2022-01-14..2022-02-28 12:45 Shortened hours (COVID-19): pre-close at 12:45 | PSE circular of January 2022 (notice of 2022-01-11 on mytrade.com.ph: 14 to 31 January, pre-close 12:45, close 13:00); Manila Bulletin 2022-01-26 (the return to full days on 2 February was announced, then withdrawn: status quo until further notice); ABS-CBN 2022-02-23 (full days again from 1 March 2022)
+`, 'PH');
 /**
  * Holidays a proclamation moved away from the rules' date (Bonifacio Day 2023, Ninoy Aquino Day
- * 2024) and Eid dates the rules place a day or two early; PSE traded on these dates.
+ * 2024), Eid dates the rules place a day or two early, and 24 and 31 December 2021 (made special
+ * working days; PSE traded half days, in PSE_EXTRA); PSE traded on these dates.
  */
-const PSE_MOVED_AWAY = new Set(['2015-09-23', '2019-06-04', '2022-05-02', '2023-11-30', '2024-08-21']);
+const PSE_MOVED_AWAY = new Set(['2015-09-23', '2019-06-04', '2021-12-24', '2021-12-31', '2022-05-02', '2023-11-30', '2024-08-21']);
 
 export function pseHolidays(year: number): HolidayEntry[] {
   const special = holidaysOfTypes('PH', year, ['optional']).filter((h) =>
     PSE_SPECIAL.test(h.name) || (h.name.startsWith('Feast of the Immaculate Conception') && year >= 2018));
-  return [...publicHolidays('PH', year), ...special, closed(ymd(year, 12, 31), 'Year-end holiday'), ...tableYear(PSE_EXTRA, year)]
+  const rules = [...publicHolidays('PH', year), ...special, closed(ymd(year, 12, 31), 'Year-end holiday')]
     .filter((h) => !PSE_MOVED_AWAY.has(h.date));
+  return [...rules, ...tableYear(PSE_EXTRA, year)];
 }

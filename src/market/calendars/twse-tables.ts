@@ -21,6 +21,7 @@ import { parseDatedTable } from '../holiday-rules.ts';
 // Not found in a form that could be checked: 2015, 2016, 2020, 2021 (the rules apply, with the
 // dated facts below) and 2027 (not announced yet).
 export const TWSE_YEARS = parseDatedTable(`
+  @source TWSE market holiday schedule of the year (copies cited in twse-tables.ts)
   2017-01-02 Founding of the Republic of China (observed)
   2017-01-25..2017-01-26 No trading before Lunar New Year (settlement only)
   2017-01-27 Lunar New Year's Eve
@@ -136,7 +137,7 @@ export const TWSE_YEARS = parseDatedTable(`
   2026-10-09 National Day (observed)
   2026-10-26 Taiwan Retrocession Day (observed)
   2026-12-25 Constitution Day
-`);
+`, 'TW');
 
 // Years on the rules: TWSE's own closures that the public-holiday rules miss. source, year by year:
 // 2015-09-29 Typhoon Dujuan: Bloomberg via carriermanagement.com/news/2015/09/28/145757.htm.
@@ -150,6 +151,7 @@ export const TWSE_YEARS = parseDatedTable(`
 //   settlement-only days before Lunar New Year and the typhoon closures. 2027 is not announced:
 //   the reference's dates stand in for it.
 export const TWSE_RULE_YEAR_CLOSURES = parseDatedTable(`
+  @source TWSE and FSC notices cited in twse-tables.ts; typhoon and bridge days the closures of the reference sessions (exchange_calendars XTAI)
   2015-02-16..2015-02-17 No trading before Lunar New Year (settlement only)
   2015-07-10 Typhoon Chan-hom
   2016-04-05 Tomb Sweeping Day (adjusted holiday)
@@ -176,7 +178,7 @@ export const TWSE_RULE_YEAR_CLOSURES = parseDatedTable(`
   2016-09-27 Typhoon Megi
   2021-02-08..2021-02-09 No trading before Lunar New Year (settlement only)
   2021-02-10..2021-02-16 Lunar New Year
-`);
+`, 'TW');
 
 // Make-up workdays on a Saturday (for a bridge holiday) were trading and settlement days until
 // 2018; from 2019 TWSE neither trades nor settles on them (Liberty Times 2018-11-20, above).

@@ -7,13 +7,14 @@ import { defineMarket } from './define-market.ts';
 
 // source: NYSE holiday and early-closing notices (Rule 7.2 and NYSE press releases) per year.
 const US_AD_HOC = parseDatedTable(`
+  @source NYSE holiday and early-closing notices (Rule 7.2, NYSE press releases)
   2001-09-11..2001-09-14 September 11 attacks
   2004-06-11 National Day of Mourning for President Reagan
   2007-01-02 National Day of Mourning for President Ford
   2012-10-29..2012-10-30 Hurricane Sandy
   2018-12-05 National Day of Mourning for President George H. W. Bush
   2025-01-09 National Day of Mourning for President Carter
-`);
+`, ['US', 'INDICES', 'ETFS', 'COMMODITIES', 'OVERNIGHT']);
 
 export function usExchangeHolidays(year: number): HolidayEntry[] {
   const list: HolidayEntry[] = [];
