@@ -32,7 +32,8 @@ export function allowedPhrase(schema: TSchema): string {
       return `a list of ${s.minItems ?? 0} to ${s.maxItems ?? 'any number of'} items, each ${s.items ? allowedPhrase(s.items) : 'any value'}`;
     case 'string':
       if (s.pattern === DATE_PATTERN) return 'a date as YYYY-MM-DD';
-      return `text of ${s.minLength ?? 0} to ${s.maxLength ?? 'any number of'} characters${s.pattern ? ` matching ${s.pattern}` : ''}`;
+      // Other patterns are the description's to explain (a market code, COUNTRY:TENOR).
+      return s.maxLength === undefined ? 'text' : `text of ${s.minLength ?? 0} to ${s.maxLength} characters`;
     default:
       return 'a JSON value';
   }

@@ -57,8 +57,8 @@ export const SERVER_TIME_TOOL: ToolDef = {
     const nowMs = Date.parse(body.as_of);
     const rows = body.markets.filter((m) => args.scope === 'all' || MAIN_MARKETS.includes(m.market)).map((m) => ({ market: m.market, is_open: m.is_open, status: m.status, next_open: m.next_open, next_close: m.next_close }));
     const weekday = WEEKDAYS[new Date(nowMs).getUTCDay()]!;
-    const open = rows.filter((m) => m.is_open).map((m) => `${m.market} (closes ${m.next_close ?? 'never'})`);
-    const closed = rows.filter((m) => !m.is_open).map((m) => `${m.market} (opens ${m.next_open ?? 'never'})`);
+    const open = rows.filter((m) => m.is_open).map((m) => `${m.market} (${m.next_close === null ? 'around the clock' : `${m.status === 'early_close' ? 'early close' : 'closes'} ${m.next_close}`})`);
+    const closed = rows.filter((m) => !m.is_open).map((m) => `${m.market} (${m.status === 'break' ? 'on a break, reopens' : 'opens'} ${m.next_open ?? 'not scheduled'})`);
     return {
       structured: { now: body.as_of, now_ms: nowMs, utc_date: body.as_of.slice(0, 10), utc_weekday: weekday, markets: rows },
       text: `Server time ${body.as_of} (${weekday}). Open: ${open.join(', ') || 'none'}. Closed: ${closed.join(', ') || 'none'}.`,

@@ -4,6 +4,8 @@
 // you mean" for near-miss symbols, output schemas the client validates, and the local session's
 // reason why a perpetual mark cannot be served.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -196,4 +198,13 @@ describe('get_perpetual_mark without a feed', () => {
     await using served = await connect(false);
     expect(textOf(await call(served, 'get_perpetual_mark', { symbol: 'BTCUSDT' }))).toBe('503: market data temporarily unavailable: no live source for this composite');
   });
+});
+
+test('docs/mcp.md lists every tool with each of its arguments', () => {
+  const doc = readFileSync(resolve(import.meta.dir, '../../docs/mcp.md'), 'utf8');
+  for (const tool of TOOLS) {
+    const row = doc.split('\n').find((line) => line.startsWith(`| \`${tool.name}\` |`));
+    expect({ tool: tool.name, documented: row !== undefined }).toEqual({ tool: tool.name, documented: true });
+    for (const arg of Object.keys(tool.inputSchema.properties)) expect({ tool: tool.name, arg, documented: row!.includes(`\`${arg}\``) }).toEqual({ tool: tool.name, arg, documented: true });
+  }
 });
