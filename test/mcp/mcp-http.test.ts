@@ -33,7 +33,8 @@ const GOOD: Record<string, Record<string, unknown>> = {
   get_quotes: { class: 'crypto', symbols: ['BTCUSD', 'ETHUSD'] },
   get_last_trade: { class: 'crypto', symbol: 'BTCUSD' },
   get_snapshot: { class: 'stocks', symbol: 'US:AAPL' },
-  get_bars: { class: 'crypto', symbol: 'BTCUSD', multiplier: 1, timespan: 'hour', from: '2026-03-03', to: '2026-03-04', limit: 5 },
+  // Tuesday: settled bars, equal between an MCP call and the REST call after it (today's last bar still forms).
+  get_bars: { class: 'crypto', symbol: 'BTCUSD', multiplier: 1, timespan: 'hour', from: '2026-03-03', to: '2026-03-03', limit: 5 },
   get_previous_bar: { class: 'forex', symbol: 'EURUSD' },
   get_perpetual_mark: { symbol: 'BTCUSDT' },
   list_markets: {},
@@ -95,7 +96,7 @@ describe('MCP over HTTP (/mcp)', () => {
   test('tool results equal the REST answers they mirror', async () => {
     await using client = await connect(server.key);
     const bars = await call(client, 'get_bars', GOOD.get_bars!);
-    const rest = (await (await server.get('/crypto/agg/BTCUSD/1/hour/2026-03-03/2026-03-04?limit=5')).json()) as Record<string, unknown>;
+    const rest = (await (await server.get('/crypto/agg/BTCUSD/1/hour/2026-03-03/2026-03-03?limit=5')).json()) as Record<string, unknown>;
     expect(bars.structuredContent).toEqual(rest);
     expect(textOf(bars)).toMatch(/^BTCUSD: 5 of \d+ bars; more: call again with offset 5$/);
     const search = await call(client, 'search_symbols', { query: 'CL1' });
