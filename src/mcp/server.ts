@@ -71,6 +71,7 @@ function refusalText(err: RestRefusal, opts: McpServerOptions): string {
   let text = `${err.status}: ${err.message}`;
   if (err.didYouMean.length > 0) text += `; did you mean ${err.didYouMean.join(' or ')}?`;
   else if (err.status === 404 && /unknown symbol|not supported/.test(err.message)) text += '; search_symbols finds a symbol by code or name';
+  else if (err.status === 404 && err.message.startsWith('unknown market')) text += '; list_markets lists the market codes';
   if (err.status === 503 && err.path.startsWith('/perpetuals/') && opts.local) {
     text += '. Perpetual prices are composites of live venue quotes, which only a running mds with its feeds holds; this session (mds mcp --data-dir) reads the stored data and runs no feed. Connect the agent to the running server instead (mds mcp --url URL --key KEY, or POST /mcp), or use get_previous_bar or get_bars with class perpetuals, which answer from stored bars';
   }

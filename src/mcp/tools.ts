@@ -195,11 +195,14 @@ export const TOOLS: readonly ToolDef[] = [
     ),
     run: async (get, args) => {
       const q = String(args.query).trim().toUpperCase();
+      // `XAU/USD`, `BTC-USD`, `US.AAPL`: the code without the separators people write in it.
+      const bare = bareSymbol(q);
       const classes = args.class !== undefined ? [args.class as string] : likelyClasses(q);
       const matches: { class: string; symbol: string; name: string; resolved_from?: string }[] = [];
       for (const cls of classes) {
         for (const s of symbolsOf(await get(`/${cls}/symbols`))) {
-          if ([s.symbol, s.name ?? ''].some((h) => h.toUpperCase().includes(q))) matches.push({ class: cls, symbol: s.symbol, name: s.name ?? '' });
+          const hit = [s.symbol, s.name ?? ''].some((h) => h.toUpperCase().includes(q)) || (bare.length > 1 && bareSymbol(s.symbol).includes(bare));
+          if (hit) matches.push({ class: cls, symbol: s.symbol, name: s.name ?? '' });
         }
       }
       // A code no list shows (an alias): the class's own resolution says what it stands for.
@@ -228,14 +231,19 @@ export const TOOLS: readonly ToolDef[] = [
 
 type SymbolItem = { symbol: string; name?: string };
 
+/** A symbol without separators or market prefix colon: `US:BRK.B` → `USBRKB`. */
+const bareSymbol = (s: string) => s.toUpperCase().replace(/[\s\-_/.:]+/g, '');
+
+/** The entries of a class's symbol list: `{symbols}` for most classes, `{data, count}` for crypto (spec). */
 function symbolsOf(body: unknown): SymbolItem[] {
-  const b = body as { results?: SymbolItem[]; symbols?: SymbolItem[] } | SymbolItem[];
+  const b = body as { results?: SymbolItem[]; symbols?: SymbolItem[]; data?: SymbolItem[] } | SymbolItem[];
   if (Array.isArray(b)) return b;
-  return b.results ?? b.symbols ?? [];
+  return b.results ?? b.symbols ?? b.data ?? [];
 }
 
-function rank(m: { symbol: string; resolved_from?: string }, q: string): number {
-  if (m.symbol === q || m.symbol.endsWith(`:${q}`) || m.resolved_from === q) return 0;
+/** 0 for the symbol or name asked for (a pair's name is `Bitcoin / US Dollar`), 1 for a symbol starting with it, 2 otherwise. */
+function rank(m: { symbol: string; name: string; resolved_from?: string }, q: string): number {
+  if (m.symbol === q || m.symbol.endsWith(`:${q}`) || m.resolved_from === q || bareSymbol(m.symbol) === bareSymbol(q) || m.name.toUpperCase().split(' / ')[0] === q) return 0;
   if (m.symbol.startsWith(q)) return 1;
   return 2;
 }

@@ -162,6 +162,16 @@ describe('did you mean', () => {
   });
 });
 
+test('search_symbols reads a code through its separators; an unknown market points to list_markets', async () => {
+  await using client = await connect();
+  // Crypto's list is {data, count}, unlike the others' {symbols}: it is searched too.
+  for (const [query, first] of [['XAU/USD', 'XAUUSD'], ['BTC-USD', 'BTCUSD'], ['bitcoin', 'BTCUSD'], ['brk-b', 'US:BRK.B']] as const) {
+    const r = await call(client, 'search_symbols', { query });
+    expect({ query, first: (r.structuredContent as { matches: { symbol: string }[] }).matches[0]?.symbol }).toEqual({ query, first });
+  }
+  expect(textOf(await call(client, 'get_market_status', { market: 'XX' }))).toMatch(/^404: unknown market.*; list_markets lists the market codes$/);
+});
+
 describe('output schemas', () => {
   test('every tool declares one, an object schema the SDK validator compiles', async () => {
     await using client = await connect();
