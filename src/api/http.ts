@@ -15,8 +15,8 @@ export function jsonResponse(body: string, status = 200, headers?: Record<string
   return new Response(body, { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE } });
 }
 
-export function errorBody(status: number, message: string, requestId: string): string {
-  return JSON.stringify({ status, error: message, request_id: requestId });
+export function errorBody(status: number, message: string, requestId: string, didYouMean?: readonly string[]): string {
+  return JSON.stringify(didYouMean && didYouMean.length > 0 ? { status, error: message, request_id: requestId, did_you_mean: didYouMean } : { status, error: message, request_id: requestId });
 }
 
 export function errorResponse(code: ErrorCode, requestId: string, message?: string, headers?: Record<string, string>): Response {
@@ -26,6 +26,6 @@ export function errorResponse(code: ErrorCode, requestId: string, message?: stri
 
 /** Renders any thrown value: ApiErrors as themselves, anything else as a 500 (logged by the caller). */
 export function renderError(error: unknown, requestId: string): Response {
-  if (error instanceof ApiError) return jsonResponse(errorBody(error.status, error.message, requestId), error.status);
+  if (error instanceof ApiError) return jsonResponse(errorBody(error.status, error.message, requestId, error.didYouMean), error.status);
   return errorResponse('INTERNAL', requestId);
 }

@@ -54,6 +54,7 @@ export async function runMcp(argv: string[], env: Record<string, string | undefi
   if (url !== undefined && values['data-dir'] !== undefined) throw new UsageError('give --data-dir or --url, not both');
   let rest: RestCaller;
   let close: () => Promise<unknown> = async () => {};
+  let local = false;
   if (url !== undefined) {
     const key = values.key ?? env.MDS_API_KEY;
     if (!key) throw new UsageError('--url needs an API key: --key KEY or env MDS_API_KEY');
@@ -77,10 +78,11 @@ export async function runMcp(argv: string[], env: Record<string, string | undefi
     const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock: systemClock, auth, feed: 'none', version: VERSION }, () => {});
     rest = (path) => Promise.resolve(app.handle(new Request(`http://mds.local${path}`, { headers: { 'x-api-key': localKey } })));
     close = () => store.close();
+    local = true;
   } else {
     throw new UsageError("mds mcp needs --data-dir DIR (in-process) or --url URL --key KEY (a running mds)\nRun 'mds mcp --help' for the options.");
   }
-  const server = createMcpServer(rest);
+  const server = createMcpServer(rest, { local });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -2,6 +2,7 @@
 // the `CC:TENOR` symbol rules, and what makes one dated official observation valid. Pure rules;
 // the store keeps observations, the routes serve them.
 import { badRequest, ApiError } from './errors.ts';
+import { suggestSymbols } from './symbol-suggestions.ts';
 import { quoteInput } from './symbols.ts';
 
 /**
@@ -82,6 +83,16 @@ export function normalizeBondCountry(raw: string): BondCountry {
  * what the format is; a well-formed symbol that is not covered is a 404 naming the country's tenors.
  */
 export function normalizeBondSymbol(raw: string): string {
+  try {
+    return checkedBondSymbol(raw);
+  } catch (err) {
+    // `US10Y`, `us-10y`, `DE:11Y`: the covered tenors it was probably meant to be.
+    if (err instanceof ApiError) err.didYouMean = suggestSymbols(raw, BOND_SYMBOLS.map((symbol) => ({ symbol })));
+    throw err;
+  }
+}
+
+function checkedBondSymbol(raw: string): string {
   const given = raw.trim().toUpperCase();
   const alias = COUNTRY_ALIASES[given.slice(0, 2)];
   const symbol = alias && given[2] === ':' ? alias + given.slice(2) : given;

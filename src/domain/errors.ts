@@ -49,6 +49,8 @@ export type ErrorCode = keyof typeof ERRORS;
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /** Known symbols a near-miss symbol was probably meant to be (the body's `did_you_mean`). */
+  didYouMean?: readonly string[];
   constructor(code: ErrorCode, detail?: string) {
     super(detail ?? ERRORS[code].message);
     this.code = code;

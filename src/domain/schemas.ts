@@ -89,7 +89,16 @@ export const LegacySymbolsSchema = T.Object(
 );
 
 /** Ours (the spec leaves the error body open). */
-export const ErrorSchema = T.Object({ status: T.Integer(), error: T.String(), request_id: T.String() }, { $id: 'Error', additionalProperties: false });
+export const ErrorSchema = T.Object(
+  {
+    status: T.Integer(),
+    error: T.String(),
+    request_id: T.String(),
+    // Ours: an unknown or malformed symbol's 404/400 adds the known symbols it was probably meant to be.
+    did_you_mean: T.Optional(T.Array(T.String(), { description: 'known symbols close to the one asked for (case, separators, market prefix, typos); present only when there is one' })),
+  },
+  { $id: 'Error', additionalProperties: false },
+);
 
 // Market hours and holidays (ours: the spec states the product and that status times are ISO
 // 8601 UTC strings, but not the fields). Times are whole seconds, `YYYY-MM-DDTHH:MM:SSZ`.

@@ -38,13 +38,15 @@ describe('mds mcp over stdio', () => {
   });
 
   test('on a data dir with no server running: every tool listed, answers equal to what the server served', async () => {
-    const served = (await (await server.get('/crypto/agg/BTCUSD/1/hour/2026-03-03/2026-03-04?limit=5')).json()) as Record<string, unknown>;
+    // Tuesday's bars: settled, so the ticks between this read and the stop cannot change them (today's last bar is still forming).
+    const served = (await (await server.get('/crypto/agg/BTCUSD/1/hour/2026-03-03/2026-03-03?limit=5')).json()) as Record<string, unknown>;
     const sessions = (await (await server.get('/markets/US/sessions?from=2026-03-02&to=2026-03-06')).json()) as Record<string, unknown>;
     await server.stop();
     await using client = await stdioClient('--data-dir', dataDir);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
-    const bars = await call(client, 'get_bars', { class: 'crypto', symbol: 'BTCUSD', multiplier: 1, timespan: 'hour', from: '2026-03-03', to: '2026-03-04', limit: 5 });
+    const bars = await call(client, 'get_bars', { class: 'crypto', symbol: 'BTCUSD', multiplier: 1, timespan: 'hour', from: '2026-03-03', to: '2026-03-03', limit: 5 });
+    expect((served as { results_count: number }).results_count).toBe(5);
     expect(bars.structuredContent).toEqual(served);
     const s = await call(client, 'get_market_sessions', { market: 'US', from: '2026-03-02', to: '2026-03-06' });
     expect(s.structuredContent).toEqual(sessions);
@@ -59,6 +61,19 @@ describe('mds mcp over stdio', () => {
     expect(textOf(quotes)).toMatch(/^BTCUSD: bid .* \[STALE: no live source; last known values\]$/);
     expect(textOf(await call(client, 'get_snapshot', { class: 'crypto', symbol: 'BTCUSD' }))).toContain('[STALE');
     expect(tools.find((t) => t.name === 'get_quotes')!.description).toContain('`stale: true` means no live source feeds the symbol now');
+    // A near-miss symbol names the symbol meant; every answer above passed the Client's output-schema check.
+    expect(textOf(await call(client, 'get_last_trade', { class: 'crypto', symbol: 'BTC-USD' }))).toBe('404: unknown symbol; did you mean BTCUSD?');
+    expect(tools.every((t) => t.outputSchema?.type === 'object')).toBe(true);
+    // No feed runs here, so no perpetual mark: the error says why and what to use instead.
+    const mark = await call(client, 'get_perpetual_mark', { symbol: 'BTCUSDT' });
+    expect(mark.isError).toBe(true);
+    expect(textOf(mark)).toContain('this session (mds mcp --data-dir) reads the stored data and runs no feed');
+    const prev = await call(client, 'get_previous_bar', { class: 'perpetuals', symbol: 'BTCUSDT' });
+    expect(prev.isError ?? false).toBe(false);
+    // The local session's clock is the machine's: the time tool answers it, in the shape its schema states.
+    const time = (await call(client, 'get_server_time', {})).structuredContent as { now: string; now_ms: number; utc_date: string };
+    expect(time.utc_date).toBe(time.now.slice(0, 10));
+    expect(new Date(time.now_ms).toISOString().replace('.000', '')).toBe(time.now);
     const markets = await client.readResource({ uri: 'mds://symbols/forex' });
     expect(JSON.parse((markets.contents[0] as { text: string }).text).symbols.length).toBeGreaterThan(10);
   }, 60_000);

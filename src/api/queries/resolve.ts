@@ -5,6 +5,7 @@ import { marketDenied } from '../../domain/account.ts';
 import { ASSET_CLASSES, type AssetClass } from '../../domain/asset-classes.ts';
 import { ApiError } from '../../domain/errors.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
+import { suggestSymbols } from '../../domain/symbol-suggestions.ts';
 import { normalizeSymbol, UNKNOWN_SYMBOL_ERROR } from '../../domain/symbols.ts';
 import type { Store } from '../../store/index.ts';
 
@@ -23,8 +24,13 @@ export function resolveSymbol(store: Store, assetClass: AssetClass, raw: string,
   const memo = memoFor(store, assetClass);
   let entry = memo.get(raw);
   if (!entry) {
-    entry = store.registry.resolve(assetClass, normalizeSymbol(assetClass, raw));
-    if (!entry) throw new ApiError(UNKNOWN_SYMBOL_ERROR[assetClass]);
+    try {
+      entry = store.registry.resolve(assetClass, normalizeSymbol(assetClass, raw));
+      if (!entry) throw new ApiError(UNKNOWN_SYMBOL_ERROR[assetClass]);
+    } catch (err) {
+      if (err instanceof ApiError) err.didYouMean = symbolSuggestions(store, assetClass, raw, account);
+      throw err;
+    }
     if (memo.size >= MAX_REMEMBERED) memo.clear();
     memo.set(raw, entry);
   }
@@ -33,4 +39,10 @@ export function resolveSymbol(store: Store, assetClass: AssetClass, raw: string,
     if (denied) throw new ApiError('FORBIDDEN', denied);
   }
   return entry;
+}
+
+/** The class's listed symbols near a symbol it does not know (stocks: of the account's markets only, as its list shows). */
+export function symbolSuggestions(store: Store, assetClass: AssetClass, raw: string, account: Account): string[] {
+  const visible = store.registry.all(assetClass).filter((e) => e.listed && !(assetClass === 'stocks' && e.market && marketDenied(account, e.market)));
+  return suggestSymbols(raw, visible);
 }

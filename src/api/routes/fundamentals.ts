@@ -10,6 +10,7 @@ import type { ApiDeps } from '../deps.ts';
 import { JSON_TYPE } from '../http.ts';
 import { accountOf } from '../plugins/gate.ts';
 import { decodeCursor, encodeCursor } from '../queries/fundamentals-cursor.ts';
+import { symbolSuggestions } from '../queries/resolve.ts';
 
 /** Spec limits: batch symbols, and the page size of the paged list. */
 export const MAX_BATCH_SYMBOLS = 100;
@@ -63,6 +64,16 @@ export function fundamentalsRoutes(deps: ApiDeps) {
   const key = () => (cursorKey ??= store.fundamentals.cursorKey());
 
   const single = (account: Account, raw: string): Buffer => {
+    try {
+      return singleOf(account, raw);
+    } catch (err) {
+      // `AAPL`, `US-AAPL`: the stocks it was probably meant to be (an unknown symbol's 404 or the format's 400).
+      if (err instanceof ApiError && (err.code === 'UNKNOWN_SYMBOL' || err.code === 'BAD_REQUEST')) err.didYouMean = symbolSuggestions(store, 'stocks', raw, account);
+      throw err;
+    }
+  };
+
+  const singleOf = (account: Account, raw: string): Buffer => {
     const symbol = normalizeSymbol('stocks', raw);
     const market = symbol.slice(0, 2);
     checkMarketEnabled(account, market);
