@@ -14,6 +14,7 @@ import { Type as T } from '@sinclair/typebox';
 import { classRows } from './class-rows.ts';
 import { compatRows } from './compat-rows.ts';
 import { coverageRows } from './coverage-rows.ts';
+import { tickRows } from './tick-rows.ts';
 import {
   AtQuery, BondCountryParams, BondCurveQuery, BondHistoryQuery, BondSymbolParams, CalendarQuery, FundamentalsListQuery, FundamentalsSymbolParams,
   HolidaysQuery, MarketParams, SessionsQuery,
@@ -244,5 +245,6 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   ...bondRows,
   ...calendarRows,
   ...coverageRows,
+  ...tickRows,
   ...compatRows,
 ];
