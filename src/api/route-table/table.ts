@@ -14,6 +14,7 @@ import { Type as T } from '@sinclair/typebox';
 import { classRows } from './class-rows.ts';
 import { compatRows } from './compat-rows.ts';
 import { coverageRows } from './coverage-rows.ts';
+import { tickCompatRows } from './tick-compat-rows.ts';
 import { tickRows } from './tick-rows.ts';
 import {
   AtQuery, BondCountryParams, BondCurveQuery, BondHistoryQuery, BondSymbolParams, CalendarQuery, FundamentalsListQuery, FundamentalsSymbolParams,
@@ -247,4 +248,5 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   ...coverageRows,
   ...tickRows,
   ...compatRows,
+  ...tickCompatRows,
 ];
