@@ -4,14 +4,11 @@
 // across symbols (the vendor's rule); `page_token` carries the symbol and the native cursor.
 // Without `start` the window begins at the oldest retained tick (the vendor: start of today).
 import type { Account } from '../../../domain/account.ts';
-import { ApiError, badRequest } from '../../../domain/errors.ts';
-import type { SymbolEntry } from '../../../domain/instrument.ts';
+import { badRequest } from '../../../domain/errors.ts';
 import { decodeTickCursor, encodeTickCursor, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { tickPage } from '../../queries/tick-history.ts';
-import { resolveTicker } from '../native-reads.ts';
-import { INVALID_SYMBOL_PREFIX } from './dialect.ts';
-import type { Flavor } from './market-data.ts';
+import { entryOf, type Flavor } from './market-data.ts';
 import { parseLimit, parseSort, parseTime } from './params.ts';
 
 export interface TickHistoryQuery {
@@ -36,19 +33,6 @@ function decodeToken(raw: string | undefined): { symbolIndex: number; cursor: st
   const m = /^(\d{1,6})\.([A-Za-z0-9_-]{0,200})$/.exec(Buffer.from(raw, 'base64url').toString());
   if (!m) throw badRequest(`invalid page_token: ${JSON.stringify(raw.slice(0, 40))}`);
   return { symbolIndex: Number(m[1]), cursor: m[2]! };
-}
-
-/** As market-data's entryOf: strict (one symbol) throws the vendor's 400 or the native 404; lenient leaves it out. */
-function entryOf(deps: ApiDeps, account: Account, flavor: Flavor, symbol: string, strict: boolean): SymbolEntry | null {
-  const mds = flavor.toMds(symbol);
-  try {
-    if (mds === null) throw badRequest(`${INVALID_SYMBOL_PREFIX}: ${symbol}`);
-    return resolveTicker(deps, { assetClass: flavor.assetClass, symbol: mds }, account);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status === 403) throw error;
-    if (!strict) return null;
-    throw error.status === 400 ? badRequest(`${INVALID_SYMBOL_PREFIX}: ${symbol}`) : error;
-  }
 }
 
 /** A stored record in the flavor's trade or quote shape, `i` the tick's seq. */

@@ -3,15 +3,14 @@
 // (`timestamp`, `.gte`, `.gt`, `.lte`, `.lt`: a date, nanoseconds, Unix ms or an ISO instant),
 // `order`, `limit`, `sort` and `next_url` paging. Times are nanoseconds (the ms time with six zeros).
 import type { Account } from '../../../domain/account.ts';
-import { ApiError, badRequest } from '../../../domain/errors.ts';
-import type { SymbolEntry } from '../../../domain/instrument.ts';
+import { badRequest } from '../../../domain/errors.ts';
 import { quoteInput } from '../../../domain/symbols.ts';
 import { decodeTickCursor, encodeTickCursor, parseTickSort, TICK_LIMIT_MAX, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
 import { DAY_MS } from '../../../domain/timeframes.ts';
 import { parseDate } from '../../../domain/range-params.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { tickPage } from '../../queries/tick-history.ts';
-import { resolveTicker } from '../native-reads.ts';
+import { findTicker } from '../native-reads.ts';
 import { fromMassiveTicker } from '../tickers.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 import { nanos } from './latest.ts';
@@ -69,18 +68,6 @@ function parseLimit(raw: string | undefined): number {
   return n;
 }
 
-/** A ticker no mds symbol has answers an empty OK (as the vendor does); plan refusals still throw. */
-function entryOrNull(deps: ApiDeps, account: Account, ticker: string): SymbolEntry | null {
-  const mapped = fromMassiveTicker(ticker);
-  if (mapped === null) return null;
-  try {
-    return resolveTicker(deps, mapped, account);
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
-    throw error;
-  }
-}
-
 const tradeResult = (r: number[]) => {
   const t = nanos(r[0]!);
   const size = Number.isNaN(r[2]!) ? 0 : r[2]!;
@@ -100,7 +87,9 @@ export function tickHistoryBody(deps: ApiDeps, account: Account, kind: TickKind,
   const sortRaw = query.sort ?? 'timestamp';
   if (sortRaw !== 'timestamp') throw badRequest(`invalid sort ${quoteInput(sortRaw)}: allowed value is timestamp`);
   const limit = parseLimit(query.limit);
-  const entry = entryOrNull(deps, account, ticker);
+  // A ticker no mds symbol has answers an empty OK (as the vendor does); plan refusals still throw.
+  const mapped = fromMassiveTicker(ticker);
+  const entry = mapped === null ? null : findTicker(deps, mapped, account);
   if (entry === null) return JSON.stringify({ status: 'OK', request_id: requestId, results: [] });
   const q: TickQuery = { kind, ...window, desc, limit: Math.min(limit, TICK_LIMIT_MAX), resumeSeq: null };
   if (query.cursor !== undefined && query.cursor !== '') q.resumeSeq = decodeTickCursor(query.cursor, kind, entry.id, q);
