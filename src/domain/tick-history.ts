@@ -24,6 +24,8 @@ export interface TickQuery {
   limit: number;
   /** Where a cursor resumes: after this seq (asc) or before it (desc); null on the first page. */
   resumeSeq: number | null;
+  /** Paging desc without `from`: the oldest seq held when paging began (see the cursor). */
+  floorSeq: number | null;
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -55,23 +57,30 @@ export function parseTickSort(raw: string | undefined, fallback: 'asc' | 'desc')
   return sort === 'desc';
 }
 
-/** The cursor's text: the window and order it pages, and the last seq served. Not secret: it names ticks of a symbol the key may read. */
-function cursorText(kind: TickKind, symId: number, q: Pick<TickQuery, 'fromMs' | 'toMs' | 'desc'>, seq: number): string {
-  return `ticks1:${kind}:${symId}:${q.fromMs ?? ''}:${q.toMs ?? ''}:${q.desc ? 'desc' : 'asc'}:${seq}`;
+/**
+ * The cursor's text: the window and order it pages, the floor (paging `desc` without `from`: the
+ * oldest seq held when paging began, so a later page knows whether older ticks left meanwhile) and
+ * the last seq served. Not secret: it names ticks of a symbol the key may read.
+ */
+function cursorText(kind: TickKind, symId: number, q: Pick<TickQuery, 'fromMs' | 'toMs' | 'desc'>, floorSeq: number | null, seq: number): string {
+  return `ticks1:${kind}:${symId}:${q.fromMs ?? ''}:${q.toMs ?? ''}:${q.desc ? 'desc' : 'asc'}:${floorSeq ?? ''}:${seq}`;
 }
 
-export function encodeTickCursor(kind: TickKind, symId: number, q: Pick<TickQuery, 'fromMs' | 'toMs' | 'desc'>, seq: number): string {
-  return Buffer.from(cursorText(kind, symId, q, seq)).toString('base64url');
+export function encodeTickCursor(symId: number, q: Pick<TickQuery, 'kind' | 'fromMs' | 'toMs' | 'desc'>, floorSeq: number | null, seq: number): string {
+  return Buffer.from(cursorText(q.kind, symId, q, floorSeq, seq)).toString('base64url');
 }
 
-/** The seq a cursor resumes from; a 400 when it is not one of ours or pages another window, order or symbol. */
-export function decodeTickCursor(raw: string, kind: TickKind, symId: number, q: Pick<TickQuery, 'fromMs' | 'toMs' | 'desc'>): number {
+/** Sets where `q` resumes from a cursor; a 400 when it is not one of ours or pages another window, order or symbol. */
+export function applyTickCursor(q: TickQuery, symId: number, raw: string | undefined): void {
+  if (raw === undefined || raw === '') return;
   const text = /^[A-Za-z0-9_-]{1,200}$/.test(raw) ? Buffer.from(raw, 'base64url').toString() : '';
-  const m = /^ticks1:.*:(\d{1,15})$/.exec(text);
+  const m = /^ticks1:.*:(\d{0,15}):(\d{1,15})$/.exec(text);
   if (!m) throw badRequest(`invalid cursor ${quoteInput(raw)}: pass the next_cursor of the previous page unchanged`);
-  const seq = Number(m[1]);
-  if (cursorText(kind, symId, q, seq) !== text) throw badRequest('invalid cursor: it pages another symbol, window or sort; repeat from, to and sort as on the first page');
-  return seq;
+  const floorSeq = m[1] === '' ? null : Number(m[1]);
+  const seq = Number(m[2]);
+  if (cursorText(q.kind, symId, q, floorSeq, seq) !== text) throw badRequest('invalid cursor: it pages another symbol, window or sort; repeat from, to and sort as on the first page');
+  q.resumeSeq = seq;
+  q.floorSeq = floorSeq;
 }
 
 export interface TickQueryParams {
@@ -89,8 +98,8 @@ export function parseTickQuery(kind: TickKind, symId: number, query: TickQueryPa
   if (fromMs !== null && toMs !== null && toMs <= fromMs) throw badRequest(`invalid window: to (${query.to}) must be on or after from (${query.from})`);
   const desc = parseTickSort(query.sort, 'desc');
   const limit = parseLimit(query.limit);
-  const q = { kind, fromMs, toMs, desc, limit, resumeSeq: null as number | null };
-  if (query.cursor !== undefined && query.cursor !== '') q.resumeSeq = decodeTickCursor(query.cursor, kind, symId, q);
+  const q: TickQuery = { kind, fromMs, toMs, desc, limit, resumeSeq: null, floorSeq: null };
+  applyTickCursor(q, symId, query.cursor);
   return q;
 }
 

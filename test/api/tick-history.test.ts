@@ -161,6 +161,23 @@ describe('paging', () => {
   });
 });
 
+describe('paging backward without from', () => {
+  test('a later page whose older ticks left the ring meanwhile is a 422, not a shorter history', async () => {
+    const first = await get('/crypto/trades/BTCUSD?limit=10');
+    expect(first.body.results[0]).toEqual(trade(traded));
+    // Five new trades push the five oldest out of the ring, which the next page would have reached.
+    tradeUpTo(traded + 5);
+    const second = await get(`/crypto/trades/BTCUSD?limit=10&cursor=${first.body.next_cursor}`);
+    expect(second.status).toBe(422);
+    expect(second.body.error).toStartWith('older trades of this window have left the ring while paging');
+  });
+
+  test('while the ring keeps them, the pages join to every trade held when paging began', async () => {
+    const held = (await get('/crypto/trades/BTCUSD?limit=5000')).body.results;
+    expect(await allPages('/crypto/trades/BTCUSD?limit=30')).toEqual(held);
+  });
+});
+
 describe('quotes', () => {
   test('quotes carry bid, ask and sizes (null where unknown), and the line freshness', async () => {
     const { status, body } = await get(`/stocks/quotes/US:AAPL?sort=asc&limit=3&from=${quoteAt(1)}`);

@@ -9,8 +9,8 @@ import type { Store, TickRetention } from '../../store/index.ts';
 
 export interface TickPage {
   ticks: number[][];
-  /** The last seq of this page when more ticks of the window follow, else null. */
-  nextSeq: number | null;
+  /** The cursor of the next page when more ticks of the window follow, else null. */
+  nextCursor: string | null;
   retention: TickRetention;
 }
 
@@ -36,9 +36,13 @@ export function checkRetained(entry: SymbolEntry, q: TickQuery, r: TickRetention
   if (q.toMs !== null && q.toMs <= oldest.tsMs) {
     throw new ApiError('OUTSIDE_RETENTION', `window ends at ${iso(q.toMs - 1)}, before the retained ${q.kind}s: ${since}`);
   }
-  // Paging forward: the ticks right after the cursor must still be held, or the next page would skip them.
+  // Paging on: the ticks the next page needs must still be held, or it would skip them. Forward,
+  // those right after the cursor; backward without `from`, those down to the oldest held at the start.
   if (!q.desc && q.resumeSeq !== null && q.resumeSeq + 1 < oldest.seq) {
     throw new ApiError('OUTSIDE_RETENTION', `the ${q.kind}s after this cursor have left the ring while paging: ${since}. Start again from that time`);
+  }
+  if (q.desc && q.floorSeq !== null && q.floorSeq < oldest.seq) {
+    throw new ApiError('OUTSIDE_RETENTION', `older ${q.kind}s of this window have left the ring while paging: ${since}. Start again`);
   }
 }
 
@@ -56,7 +60,9 @@ export function tickPage(store: Store, entry: SymbolEntry, q: TickQuery): TickPa
     limit: q.limit,
   });
   const last = ticks[ticks.length - 1];
-  return { ticks, nextSeq: more && last ? last[last.length - 1]! : null, retention };
+  if (!more || !last) return { ticks, nextCursor: null, retention };
+  const floorSeq = q.floorSeq ?? (q.desc && q.fromMs === null ? (retention.oldest?.seq ?? null) : null);
+  return { ticks, nextCursor: encodeTickCursor(entry.id, q, floorSeq, last[last.length - 1]!), retention };
 }
 
 const nullable = (v: number) => (Number.isNaN(v) ? null : v);
@@ -79,7 +85,7 @@ export function tickHistoryBody(store: Store, entry: SymbolEntry, q: TickQuery):
     symbol: entry.symbol,
     results_count: results.length,
     results,
-    next_cursor: page.nextSeq === null ? null : encodeTickCursor(q.kind, entry.id, q, page.nextSeq),
+    next_cursor: page.nextCursor,
     retained_from: page.retention.oldest?.tsMs ?? null,
     retention_ticks: page.retention.capacity,
     stale: store.latest(entry.id)?.isStale ?? true,

@@ -5,7 +5,7 @@
 // Without `start` the window begins at the oldest retained tick (the vendor: start of today).
 import type { Account } from '../../../domain/account.ts';
 import { badRequest } from '../../../domain/errors.ts';
-import { decodeTickCursor, encodeTickCursor, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
+import { applyTickCursor, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { tickPage } from '../../queries/tick-history.ts';
 import { entryOf, type Flavor } from './market-data.ts';
@@ -61,8 +61,8 @@ export function ticksOf(deps: ApiDeps, account: Account, flavor: Flavor, kind: T
     const symbol = symbols[i]!;
     const entry = entryOf(deps, account, flavor, symbol, strict);
     if (entry === null) continue;
-    const q: TickQuery = { kind, fromMs, toMs: endMs === null ? null : endMs + 1, desc, limit: remaining, resumeSeq: null };
-    if (i === pos.symbolIndex && pos.cursor !== '') q.resumeSeq = decodeTickCursor(pos.cursor, kind, entry.id, q);
+    const q: TickQuery = { kind, fromMs, toMs: endMs === null ? null : endMs + 1, desc, limit: remaining, resumeSeq: null, floorSeq: null };
+    if (i === pos.symbolIndex) applyTickCursor(q, entry.id, pos.cursor);
     if (remaining === 0) {
       // Checked before the cut, so a page never ends on a symbol the next page would refuse.
       tickPage(deps.store, entry, { ...q, limit: 1 });
@@ -72,7 +72,7 @@ export function ticksOf(deps: ApiDeps, account: Account, flavor: Flavor, kind: T
     const page = tickPage(deps.store, entry, q);
     if (page.ticks.length > 0) out[symbol] = page.ticks.map((r) => vendorTick(flavor, kind, r));
     remaining -= page.ticks.length;
-    if (page.nextSeq !== null) next = encodeToken(i, encodeTickCursor(kind, entry.id, q, page.nextSeq));
+    if (page.nextCursor !== null) next = encodeToken(i, page.nextCursor);
   }
   return { ticks: out, next_page_token: next };
 }

@@ -5,7 +5,7 @@
 import type { Account } from '../../../domain/account.ts';
 import { badRequest } from '../../../domain/errors.ts';
 import { quoteInput } from '../../../domain/symbols.ts';
-import { decodeTickCursor, encodeTickCursor, parseTickSort, TICK_LIMIT_MAX, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
+import { applyTickCursor, parseTickSort, TICK_LIMIT_MAX, type TickKind, type TickQuery } from '../../../domain/tick-history.ts';
 import { DAY_MS } from '../../../domain/timeframes.ts';
 import { parseDate } from '../../../domain/range-params.ts';
 import type { ApiDeps } from '../../deps.ts';
@@ -91,13 +91,13 @@ export function tickHistoryBody(deps: ApiDeps, account: Account, kind: TickKind,
   const mapped = fromMassiveTicker(ticker);
   const entry = mapped === null ? null : findTicker(deps, mapped, account);
   if (entry === null) return JSON.stringify({ status: 'OK', request_id: requestId, results: [] });
-  const q: TickQuery = { kind, ...window, desc, limit: Math.min(limit, TICK_LIMIT_MAX), resumeSeq: null };
-  if (query.cursor !== undefined && query.cursor !== '') q.resumeSeq = decodeTickCursor(query.cursor, kind, entry.id, q);
+  const q: TickQuery = { kind, ...window, desc, limit: Math.min(limit, TICK_LIMIT_MAX), resumeSeq: null, floorSeq: null };
+  applyTickCursor(q, entry.id, query.cursor);
   const page = tickPage(deps.store, entry, q);
   const results: object[] = kind === 'trade' ? page.ticks.map(tradeResult) : page.ticks.map(quoteResult);
   const body: Record<string, unknown> = { status: 'OK', request_id: requestId, results };
-  if (page.nextSeq !== null) {
-    const next = new URLSearchParams({ cursor: encodeTickCursor(kind, entry.id, q, page.nextSeq) });
+  if (page.nextCursor !== null) {
+    const next = new URLSearchParams({ cursor: page.nextCursor });
     for (const name of CARRIED) if (query[name] !== undefined && query[name] !== '') next.set(name, query[name]!);
     body.next_url = `${origin}${MASSIVE_PREFIX}/v3/${kind}s/${encodeURIComponent(ticker)}?${next}`;
   }
