@@ -763,6 +763,56 @@ export interface MassiveMacd {
   next_url?: string;
 }
 
+export interface TradeHistory {
+  symbol: string;
+  /** length of this page */
+  results_count: number;
+  /** pass as `cursor` (with the same from, to and sort) for the next page; null on the last */
+  next_cursor: string | null;
+  /** time of the oldest tick of this kind the ring still holds for the symbol */
+  retained_from: number | null;
+  /** ticks the ring keeps per symbol and kind (--ring-capacity) */
+  retention_ticks: number;
+  /** whether no live source stands behind the line now (as on the quote route): newer ticks may be missing */
+  stale: boolean;
+  results: TradeTick[];
+}
+
+export interface TradeTick {
+  /** Unix ms */
+  timestamp: number;
+  price: number;
+  size: number | null;
+  /** the tick's seq: per symbol and kind, from 1, as on the stream */
+  seq: number;
+}
+
+export interface QuoteHistory {
+  symbol: string;
+  /** length of this page */
+  results_count: number;
+  /** pass as `cursor` (with the same from, to and sort) for the next page; null on the last */
+  next_cursor: string | null;
+  /** time of the oldest tick of this kind the ring still holds for the symbol */
+  retained_from: number | null;
+  /** ticks the ring keeps per symbol and kind (--ring-capacity) */
+  retention_ticks: number;
+  /** whether no live source stands behind the line now (as on the quote route): newer ticks may be missing */
+  stale: boolean;
+  results: QuoteTick[];
+}
+
+export interface QuoteTick {
+  /** Unix ms */
+  timestamp: number;
+  bid: number;
+  ask: number;
+  bid_size: number | null;
+  ask_size: number | null;
+  /** the tick's seq: per symbol and kind, from 1, as on the stream */
+  seq: number;
+}
+
 export interface MassiveAggs {
   ticker: string;
   queryCount: number;
@@ -1089,6 +1139,88 @@ export interface AlpacaCalendar {
   session_close: string;
   settlement_date: string;
 }[]
+
+export interface MassiveTrades {
+  status: 'OK';
+  request_id: string;
+  next_url?: string;
+  results: MassiveTrade[];
+}
+
+export interface MassiveTrade {
+  conditions: number[];
+  exchange: number;
+  id: string;
+  /** nanoseconds since the epoch (the ms time with six zeros) */
+  participant_timestamp: number;
+  price: number;
+  sequence_number: number;
+  /** nanoseconds since the epoch (the ms time with six zeros) */
+  sip_timestamp: number;
+  size: number;
+  decimal_size: string;
+}
+
+export interface MassiveQuotes {
+  status: 'OK';
+  request_id: string;
+  next_url?: string;
+  results: MassiveQuote[];
+}
+
+export interface MassiveQuote {
+  ask_exchange: number;
+  ask_price: number;
+  ask_size: number;
+  bid_exchange: number;
+  bid_price: number;
+  bid_size: number;
+  /** nanoseconds since the epoch (the ms time with six zeros) */
+  participant_timestamp: number;
+  sequence_number: number;
+  /** nanoseconds since the epoch (the ms time with six zeros) */
+  sip_timestamp: number;
+}
+
+export interface AlpacaStockTradesHistory {
+  trades: {
+    [key: string]: AlpacaStockTrade[];
+  };
+  next_page_token: string | null;
+}
+
+export interface AlpacaStockQuotesHistory {
+  quotes: {
+    [key: string]: AlpacaStockQuote[];
+  };
+  next_page_token: string | null;
+}
+
+export interface AlpacaStockTradesSingle {
+  trades: AlpacaStockTrade[];
+  symbol: string;
+  next_page_token: string | null;
+}
+
+export interface AlpacaStockQuotesSingle {
+  quotes: AlpacaStockQuote[];
+  symbol: string;
+  next_page_token: string | null;
+}
+
+export interface AlpacaCryptoTradesHistory {
+  trades: {
+    [key: string]: AlpacaCryptoTrade[];
+  };
+  next_page_token: string | null;
+}
+
+export interface AlpacaCryptoQuotesHistory {
+  quotes: {
+    [key: string]: AlpacaCryptoQuote[];
+  };
+  next_page_token: string | null;
+}
 
 /** The arguments of getCryptoQuote: its path and query parameters. */
 export interface GetCryptoQuoteArgs {
@@ -2106,6 +2238,262 @@ export interface MassiveMACDArgs {
   apiKey?: string;
 }
 
+/** The arguments of listCryptoTrades: its path and query parameters. */
+export interface ListCryptoTradesArgs {
+  /** a compact pair such as BTCUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listCryptoQuotes: its path and query parameters. */
+export interface ListCryptoQuotesArgs {
+  /** a compact pair such as BTCUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listForexTrades: its path and query parameters. */
+export interface ListForexTradesArgs {
+  /** a six-letter pair such as EURUSD, or its raw line EURUSD.RAW; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listForexQuotes: its path and query parameters. */
+export interface ListForexQuotesArgs {
+  /** a six-letter pair such as EURUSD, or its raw line EURUSD.RAW; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listStocksTrades: its path and query parameters. */
+export interface ListStocksTradesArgs {
+  /** MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listStocksQuotes: its path and query parameters. */
+export interface ListStocksQuotesArgs {
+  /** MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listIndicesTrades: its path and query parameters. */
+export interface ListIndicesTradesArgs {
+  /** a bare index code such as US500; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listIndicesQuotes: its path and query parameters. */
+export interface ListIndicesQuotesArgs {
+  /** a bare index code such as US500; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listEtfsTrades: its path and query parameters. */
+export interface ListEtfsTradesArgs {
+  /** a product code such as US500ETF; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listEtfsQuotes: its path and query parameters. */
+export interface ListEtfsQuotesArgs {
+  /** a product code such as US500ETF; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listCommoditiesTrades: its path and query parameters. */
+export interface ListCommoditiesTradesArgs {
+  /** a code such as XAUUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listCommoditiesQuotes: its path and query parameters. */
+export interface ListCommoditiesQuotesArgs {
+  /** a code such as XAUUSD; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listPerpetualsTrades: its path and query parameters. */
+export interface ListPerpetualsTradesArgs {
+  /** an underlying code followed by USDT, such as BTCUSDT, XAUUSDT or US500USDT; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listPerpetualsQuotes: its path and query parameters. */
+export interface ListPerpetualsQuotesArgs {
+  /** an underlying code followed by USDT, such as BTCUSDT, XAUUSDT or US500USDT; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listOvernightTrades: its path and query parameters. */
+export interface ListOvernightTradesArgs {
+  /** a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF); trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
+/** The arguments of listOvernightQuotes: its path and query parameters. */
+export interface ListOvernightQuotesArgs {
+  /** a US stock as US:TICKER (such as US:AAPL) or a US ETF product code (such as US500ETF); trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+  /** from: a date YYYY-MM-DD (its start), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  from?: string;
+  /** to: a date YYYY-MM-DD (the whole day), Unix ms or an ISO 8601 instant with a zone (that instant, included) */
+  to?: string;
+  /** ticks per page, 1 to 5000 */
+  limit?: number;
+  /** by seq (the order the tape recorded them); default desc, newest first */
+  sort?: 'asc' | 'desc';
+  /** the next_cursor of the previous page, with the same from, to and sort */
+  cursor?: string;
+}
+
 /** The arguments of massiveAggregates: its path and query parameters. */
 export interface MassiveAggregatesArgs {
   /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
@@ -2510,6 +2898,194 @@ export interface AlpacaCalendarArgs {
   date_type?: string;
 }
 
+/** The arguments of massiveTrades: its path and query parameters. */
+export interface MassiveTradesArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** exactly: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  timestamp?: string;
+  /** at or after: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.gte"?: string;
+  /** after: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.gt"?: string;
+  /** at or before: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.lte"?: string;
+  /** before: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.lt"?: string;
+  /** desc (default, newest first) or asc */
+  order?: string;
+  /** ticks per page, 1 to 50000 (default 1000; pages are cut at 5000) */
+  limit?: string;
+  /** timestamp */
+  sort?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveQuotes: its path and query parameters. */
+export interface MassiveQuotesArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index) */
+  ticker: string;
+  /** exactly: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  timestamp?: string;
+  /** at or after: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.gte"?: string;
+  /** after: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.gt"?: string;
+  /** at or before: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.lte"?: string;
+  /** before: a date YYYY-MM-DD (its whole UTC day), nanoseconds (16 digits or more), Unix ms or an RFC 3339 instant */
+  "timestamp.lt"?: string;
+  /** desc (default, newest first) or asc */
+  order?: string;
+  /** ticks per page, 1 to 50000 (default 1000; pages are cut at 5000) */
+  limit?: string;
+  /** timestamp */
+  sort?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of alpacaStockTrades: its path and query parameters. */
+export interface AlpacaStockTradesArgs {
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockQuotes: its path and query parameters. */
+export interface AlpacaStockQuotesArgs {
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockTradesSingle: its path and query parameters. */
+export interface AlpacaStockTradesSingleArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaStockQuotesSingle: its path and query parameters. */
+export interface AlpacaStockQuotesSingleArgs {
+  /** US stock symbol, e.g. AAPL */
+  symbol: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoTrades: its path and query parameters. */
+export interface AlpacaCryptoTradesArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
+/** The arguments of alpacaCryptoQuotes: its path and query parameters. */
+export interface AlpacaCryptoQuotesArgs {
+  /** us */
+  loc: string;
+  /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
+  symbols?: string;
+  /** RFC 3339 or YYYY-MM-DD (default: the oldest retained tick) */
+  start?: string;
+  /** RFC 3339 or YYYY-MM-DD, included (default: the newest) */
+  end?: string;
+  /** ticks per page across symbols, 1 to 10000 (default 1000) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** accepted, no effect (one consolidated line) */
+  feed?: string;
+  /** accepted, no effect */
+  asof?: string;
+  /** accepted, no effect */
+  currency?: string;
+}
+
 /** Every REST route by operationId: its path, its arguments (path and query parameters together) and its 200 body. */
 export interface Operations {
   /** liveness and readiness; not ready is a 503 with the same fields and the reason. `GET /health` */
@@ -2694,6 +3270,38 @@ export interface Operations {
   massiveRSI: { path: '/compat/massive/v1/indicators/rsi/:ticker'; args: MassiveRSIArgs; response: MassiveIndicator };
   /** MACD of a ticker's bars (the native indicator), newest first by default, paged by next_url. `GET /compat/massive/v1/indicators/macd/:ticker` */
   massiveMACD: { path: '/compat/massive/v1/indicators/macd/:ticker'; args: MassiveMACDArgs; response: MassiveMacd };
+  /** crypto trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /crypto/trades/:symbol` */
+  listCryptoTrades: { path: '/crypto/trades/:symbol'; args: ListCryptoTradesArgs; response: TradeHistory };
+  /** crypto quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /crypto/quotes/:symbol` */
+  listCryptoQuotes: { path: '/crypto/quotes/:symbol'; args: ListCryptoQuotesArgs; response: QuoteHistory };
+  /** forex trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /forex/trades/:symbol` */
+  listForexTrades: { path: '/forex/trades/:symbol'; args: ListForexTradesArgs; response: TradeHistory };
+  /** forex quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /forex/quotes/:symbol` */
+  listForexQuotes: { path: '/forex/quotes/:symbol'; args: ListForexQuotesArgs; response: QuoteHistory };
+  /** stocks trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /stocks/trades/:symbol` */
+  listStocksTrades: { path: '/stocks/trades/:symbol'; args: ListStocksTradesArgs; response: TradeHistory };
+  /** stocks quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /stocks/quotes/:symbol` */
+  listStocksQuotes: { path: '/stocks/quotes/:symbol'; args: ListStocksQuotesArgs; response: QuoteHistory };
+  /** indices trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /indices/trades/:symbol` */
+  listIndicesTrades: { path: '/indices/trades/:symbol'; args: ListIndicesTradesArgs; response: TradeHistory };
+  /** indices quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /indices/quotes/:symbol` */
+  listIndicesQuotes: { path: '/indices/quotes/:symbol'; args: ListIndicesQuotesArgs; response: QuoteHistory };
+  /** etfs trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /etfs/trades/:symbol` */
+  listEtfsTrades: { path: '/etfs/trades/:symbol'; args: ListEtfsTradesArgs; response: TradeHistory };
+  /** etfs quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /etfs/quotes/:symbol` */
+  listEtfsQuotes: { path: '/etfs/quotes/:symbol'; args: ListEtfsQuotesArgs; response: QuoteHistory };
+  /** commodities trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /commodities/trades/:symbol` */
+  listCommoditiesTrades: { path: '/commodities/trades/:symbol'; args: ListCommoditiesTradesArgs; response: TradeHistory };
+  /** commodities quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /commodities/quotes/:symbol` */
+  listCommoditiesQuotes: { path: '/commodities/quotes/:symbol'; args: ListCommoditiesQuotesArgs; response: QuoteHistory };
+  /** perpetuals trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /perpetuals/trades/:symbol` */
+  listPerpetualsTrades: { path: '/perpetuals/trades/:symbol'; args: ListPerpetualsTradesArgs; response: TradeHistory };
+  /** perpetuals quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /perpetuals/quotes/:symbol` */
+  listPerpetualsQuotes: { path: '/perpetuals/quotes/:symbol'; args: ListPerpetualsQuotesArgs; response: QuoteHistory };
+  /** overnight trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /overnight/trades/:symbol` */
+  listOvernightTrades: { path: '/overnight/trades/:symbol'; args: ListOvernightTradesArgs; response: TradeHistory };
+  /** overnight quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /overnight/quotes/:symbol` */
+  listOvernightQuotes: { path: '/overnight/quotes/:symbol'; args: ListOvernightQuotesArgs; response: QuoteHistory };
   /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */
   massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to'; args: MassiveAggregatesArgs; response: MassiveAggs };
   /** the previous day's bar (the native prev). `GET /compat/massive/v2/aggs/ticker/:ticker/prev` */
@@ -2764,6 +3372,22 @@ export interface Operations {
   alpacaClock: { path: '/compat/alpaca/v2/clock'; args: Record<string, never>; response: AlpacaClock };
   /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
   alpacaCalendar: { path: '/compat/alpaca/v2/calendar'; args: AlpacaCalendarArgs; response: AlpacaCalendar };
+  /** trades of a ticker from the ticks the store retains (the native /{class}/trades), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/trades/:ticker` */
+  massiveTrades: { path: '/compat/massive/v3/trades/:ticker'; args: MassiveTradesArgs; response: MassiveTrades };
+  /** quotes of a ticker from the ticks the store retains (the native /{class}/quotes), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/quotes/:ticker` */
+  massiveQuotes: { path: '/compat/massive/v3/quotes/:ticker'; args: MassiveQuotesArgs; response: MassiveQuotes };
+  /** historical trades of US stocks from the retained ticks, `limit` across symbols. `GET /compat/alpaca/v2/stocks/trades` */
+  alpacaStockTrades: { path: '/compat/alpaca/v2/stocks/trades'; args: AlpacaStockTradesArgs; response: AlpacaStockTradesHistory };
+  /** historical quotes of US stocks from the retained ticks, `limit` across symbols. `GET /compat/alpaca/v2/stocks/quotes` */
+  alpacaStockQuotes: { path: '/compat/alpaca/v2/stocks/quotes'; args: AlpacaStockQuotesArgs; response: AlpacaStockQuotesHistory };
+  /** historical trades of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/trades` */
+  alpacaStockTradesSingle: { path: '/compat/alpaca/v2/stocks/:symbol/trades'; args: AlpacaStockTradesSingleArgs; response: AlpacaStockTradesSingle };
+  /** historical quotes of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/quotes` */
+  alpacaStockQuotesSingle: { path: '/compat/alpaca/v2/stocks/:symbol/quotes'; args: AlpacaStockQuotesSingleArgs; response: AlpacaStockQuotesSingle };
+  /** historical trades of crypto pairs, keyed by BTC/USD-style symbols. `GET /compat/alpaca/v1beta3/crypto/:loc/trades` */
+  alpacaCryptoTrades: { path: '/compat/alpaca/v1beta3/crypto/:loc/trades'; args: AlpacaCryptoTradesArgs; response: AlpacaCryptoTradesHistory };
+  /** historical quotes of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/quotes` */
+  alpacaCryptoQuotes: { path: '/compat/alpaca/v1beta3/crypto/:loc/quotes'; args: AlpacaCryptoQuotesArgs; response: AlpacaCryptoQuotesHistory };
 }
 
 /** What the client needs at run time per route: the path, which arguments go in it, and whether a 503 carries the 200 shape. */
@@ -2859,6 +3483,22 @@ export const OPERATIONS = {
   massiveEMA: { path: '/compat/massive/v1/indicators/ema/:ticker', pathParams: ['ticker'] },
   massiveRSI: { path: '/compat/massive/v1/indicators/rsi/:ticker', pathParams: ['ticker'] },
   massiveMACD: { path: '/compat/massive/v1/indicators/macd/:ticker', pathParams: ['ticker'] },
+  listCryptoTrades: { path: '/crypto/trades/:symbol', pathParams: ['symbol'] },
+  listCryptoQuotes: { path: '/crypto/quotes/:symbol', pathParams: ['symbol'] },
+  listForexTrades: { path: '/forex/trades/:symbol', pathParams: ['symbol'] },
+  listForexQuotes: { path: '/forex/quotes/:symbol', pathParams: ['symbol'] },
+  listStocksTrades: { path: '/stocks/trades/:symbol', pathParams: ['symbol'] },
+  listStocksQuotes: { path: '/stocks/quotes/:symbol', pathParams: ['symbol'] },
+  listIndicesTrades: { path: '/indices/trades/:symbol', pathParams: ['symbol'] },
+  listIndicesQuotes: { path: '/indices/quotes/:symbol', pathParams: ['symbol'] },
+  listEtfsTrades: { path: '/etfs/trades/:symbol', pathParams: ['symbol'] },
+  listEtfsQuotes: { path: '/etfs/quotes/:symbol', pathParams: ['symbol'] },
+  listCommoditiesTrades: { path: '/commodities/trades/:symbol', pathParams: ['symbol'] },
+  listCommoditiesQuotes: { path: '/commodities/quotes/:symbol', pathParams: ['symbol'] },
+  listPerpetualsTrades: { path: '/perpetuals/trades/:symbol', pathParams: ['symbol'] },
+  listPerpetualsQuotes: { path: '/perpetuals/quotes/:symbol', pathParams: ['symbol'] },
+  listOvernightTrades: { path: '/overnight/trades/:symbol', pathParams: ['symbol'] },
+  listOvernightQuotes: { path: '/overnight/quotes/:symbol', pathParams: ['symbol'] },
   massiveAggregates: { path: '/compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to', pathParams: ['ticker', 'multiplier', 'timespan', 'from', 'to'] },
   massivePreviousClose: { path: '/compat/massive/v2/aggs/ticker/:ticker/prev', pathParams: ['ticker'] },
   massiveGroupedStocks: { path: '/compat/massive/v2/aggs/grouped/locale/us/market/stocks/:date', pathParams: ['date'] },
@@ -2894,6 +3534,14 @@ export const OPERATIONS = {
   alpacaCryptoSnapshots: { path: '/compat/alpaca/v1beta3/crypto/:loc/snapshots', pathParams: ['loc'] },
   alpacaClock: { path: '/compat/alpaca/v2/clock', pathParams: [] },
   alpacaCalendar: { path: '/compat/alpaca/v2/calendar', pathParams: [] },
+  massiveTrades: { path: '/compat/massive/v3/trades/:ticker', pathParams: ['ticker'] },
+  massiveQuotes: { path: '/compat/massive/v3/quotes/:ticker', pathParams: ['ticker'] },
+  alpacaStockTrades: { path: '/compat/alpaca/v2/stocks/trades', pathParams: [] },
+  alpacaStockQuotes: { path: '/compat/alpaca/v2/stocks/quotes', pathParams: [] },
+  alpacaStockTradesSingle: { path: '/compat/alpaca/v2/stocks/:symbol/trades', pathParams: ['symbol'] },
+  alpacaStockQuotesSingle: { path: '/compat/alpaca/v2/stocks/:symbol/quotes', pathParams: ['symbol'] },
+  alpacaCryptoTrades: { path: '/compat/alpaca/v1beta3/crypto/:loc/trades', pathParams: ['loc'] },
+  alpacaCryptoQuotes: { path: '/compat/alpaca/v1beta3/crypto/:loc/quotes', pathParams: ['loc'] },
 } as const satisfies Record<keyof Operations, { path: string; pathParams: readonly string[]; isOpen?: true; bodyOn503?: true }>;
 
 export type OperationId = keyof Operations;
@@ -3357,6 +4005,86 @@ export abstract class OperationMethods {
     return this.call('massiveMACD', args, options);
   }
 
+  /** crypto trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /crypto/trades/:symbol` */
+  listCryptoTrades(args: ListCryptoTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listCryptoTrades', args, options);
+  }
+
+  /** crypto quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /crypto/quotes/:symbol` */
+  listCryptoQuotes(args: ListCryptoQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listCryptoQuotes', args, options);
+  }
+
+  /** forex trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /forex/trades/:symbol` */
+  listForexTrades(args: ListForexTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listForexTrades', args, options);
+  }
+
+  /** forex quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /forex/quotes/:symbol` */
+  listForexQuotes(args: ListForexQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listForexQuotes', args, options);
+  }
+
+  /** stocks trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /stocks/trades/:symbol` */
+  listStocksTrades(args: ListStocksTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listStocksTrades', args, options);
+  }
+
+  /** stocks quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /stocks/quotes/:symbol` */
+  listStocksQuotes(args: ListStocksQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listStocksQuotes', args, options);
+  }
+
+  /** indices trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /indices/trades/:symbol` */
+  listIndicesTrades(args: ListIndicesTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listIndicesTrades', args, options);
+  }
+
+  /** indices quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /indices/quotes/:symbol` */
+  listIndicesQuotes(args: ListIndicesQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listIndicesQuotes', args, options);
+  }
+
+  /** etfs trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /etfs/trades/:symbol` */
+  listEtfsTrades(args: ListEtfsTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listEtfsTrades', args, options);
+  }
+
+  /** etfs quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /etfs/quotes/:symbol` */
+  listEtfsQuotes(args: ListEtfsQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listEtfsQuotes', args, options);
+  }
+
+  /** commodities trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /commodities/trades/:symbol` */
+  listCommoditiesTrades(args: ListCommoditiesTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listCommoditiesTrades', args, options);
+  }
+
+  /** commodities quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /commodities/quotes/:symbol` */
+  listCommoditiesQuotes(args: ListCommoditiesQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listCommoditiesQuotes', args, options);
+  }
+
+  /** perpetuals trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /perpetuals/trades/:symbol` */
+  listPerpetualsTrades(args: ListPerpetualsTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listPerpetualsTrades', args, options);
+  }
+
+  /** perpetuals quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /perpetuals/quotes/:symbol` */
+  listPerpetualsQuotes(args: ListPerpetualsQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listPerpetualsQuotes', args, options);
+  }
+
+  /** overnight trades of a window, from the ticks the store retains (the last --ring-capacity per symbol), paged by cursor; a window before the oldest retained trade is a 422. `GET /overnight/trades/:symbol` */
+  listOvernightTrades(args: ListOvernightTradesArgs, options?: RequestOptions): Promise<TradeHistory> {
+    return this.call('listOvernightTrades', args, options);
+  }
+
+  /** overnight quotes of a window, from the ticks the store retains, paged by cursor; a window before the oldest retained quote is a 422. `GET /overnight/quotes/:symbol` */
+  listOvernightQuotes(args: ListOvernightQuotesArgs, options?: RequestOptions): Promise<QuoteHistory> {
+    return this.call('listOvernightQuotes', args, options);
+  }
+
   /** aggregate bars of a window (the native range bars), oldest first by default, paged by next_url. `GET /compat/massive/v2/aggs/ticker/:ticker/range/:multiplier/:timespan/:from/:to` */
   massiveAggregates(args: MassiveAggregatesArgs, options?: RequestOptions): Promise<MassiveAggs> {
     return this.call('massiveAggregates', args, options);
@@ -3530,6 +4258,46 @@ export abstract class OperationMethods {
   /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
   alpacaCalendar(args?: AlpacaCalendarArgs, options?: RequestOptions): Promise<AlpacaCalendar> {
     return this.call('alpacaCalendar', args, options);
+  }
+
+  /** trades of a ticker from the ticks the store retains (the native /{class}/trades), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/trades/:ticker` */
+  massiveTrades(args: MassiveTradesArgs, options?: RequestOptions): Promise<MassiveTrades> {
+    return this.call('massiveTrades', args, options);
+  }
+
+  /** quotes of a ticker from the ticks the store retains (the native /{class}/quotes), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/quotes/:ticker` */
+  massiveQuotes(args: MassiveQuotesArgs, options?: RequestOptions): Promise<MassiveQuotes> {
+    return this.call('massiveQuotes', args, options);
+  }
+
+  /** historical trades of US stocks from the retained ticks, `limit` across symbols. `GET /compat/alpaca/v2/stocks/trades` */
+  alpacaStockTrades(args?: AlpacaStockTradesArgs, options?: RequestOptions): Promise<AlpacaStockTradesHistory> {
+    return this.call('alpacaStockTrades', args, options);
+  }
+
+  /** historical quotes of US stocks from the retained ticks, `limit` across symbols. `GET /compat/alpaca/v2/stocks/quotes` */
+  alpacaStockQuotes(args?: AlpacaStockQuotesArgs, options?: RequestOptions): Promise<AlpacaStockQuotesHistory> {
+    return this.call('alpacaStockQuotes', args, options);
+  }
+
+  /** historical trades of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/trades` */
+  alpacaStockTradesSingle(args: AlpacaStockTradesSingleArgs, options?: RequestOptions): Promise<AlpacaStockTradesSingle> {
+    return this.call('alpacaStockTradesSingle', args, options);
+  }
+
+  /** historical quotes of one US stock. `GET /compat/alpaca/v2/stocks/:symbol/quotes` */
+  alpacaStockQuotesSingle(args: AlpacaStockQuotesSingleArgs, options?: RequestOptions): Promise<AlpacaStockQuotesSingle> {
+    return this.call('alpacaStockQuotesSingle', args, options);
+  }
+
+  /** historical trades of crypto pairs, keyed by BTC/USD-style symbols. `GET /compat/alpaca/v1beta3/crypto/:loc/trades` */
+  alpacaCryptoTrades(args: AlpacaCryptoTradesArgs, options?: RequestOptions): Promise<AlpacaCryptoTradesHistory> {
+    return this.call('alpacaCryptoTrades', args, options);
+  }
+
+  /** historical quotes of crypto pairs. `GET /compat/alpaca/v1beta3/crypto/:loc/quotes` */
+  alpacaCryptoQuotes(args: AlpacaCryptoQuotesArgs, options?: RequestOptions): Promise<AlpacaCryptoQuotesHistory> {
+    return this.call('alpacaCryptoQuotes', args, options);
   }
 }
 

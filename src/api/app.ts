@@ -23,6 +23,7 @@ import { fundamentalsRoutes } from './routes/fundamentals.ts';
 import { indicatorRoutes } from './routes/indicators.ts';
 import { marketRoutes } from './routes/markets.ts';
 import { legacySymbolsBody } from './routes/symbol-lists.ts';
+import { tickHistoryRoutes } from './routes/tick-history.ts';
 import { ROUTE_TABLE } from './route-table/index.ts';
 import { asLogger, stderrLogger, type LineLog, type Logger } from '../log.ts';
 import type { RequestMetrics } from './request-metrics.ts';
@@ -125,6 +126,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
   app = app.use(indicatorRoutes(deps)) as unknown as typeof app;
+  app = app.use(tickHistoryRoutes(deps)) as unknown as typeof app;
   for (const group of compatRouteGroups(deps)) app = app.use(group) as unknown as typeof app;
   app = app.use(docsRoutes()) as unknown as typeof app;
   app = app.use(consoleRoutes(logger)) as unknown as typeof app;

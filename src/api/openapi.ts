@@ -14,7 +14,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   401: 'missing, invalid or revoked API key',
   403: "not enabled for the key's account (plan, stock market or add-on)",
   404: 'unknown symbol, or no value available yet (the message says which)',
-  422: 'a parameter value that cannot be served (the Alpaca-compatible timeframe)',
+  422: 'a parameter value that cannot be served (the Alpaca-compatible timeframe; a tick history window before the retained ticks)',
   429: 'rate limit or quota exceeded; Retry-After says when to come back',
   503: 'data cannot be retrieved temporarily',
 };

@@ -40,6 +40,8 @@ export const ERRORS = {
   BAD_REQUEST: { status: 400, message: 'bad request' },
   // A well-formed parameter whose value cannot be served (the Alpaca-compatible routes' 422, e.g. a timeframe).
   UNPROCESSABLE: { status: 422, message: 'unprocessable parameter' },
+  // Tick history: a window that reaches before the oldest tick the ring still holds (text ours; the detail names it).
+  OUTSIDE_RETENTION: { status: 422, message: 'outside the retained ticks' },
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,4 +1,4 @@
-export { Store, type StoreOptions, type WriteStatus } from './store.ts';
+export { Store, type StoreOptions, type TickRetention, type WriteStatus } from './store.ts';
 export type { FlushReport } from './write-queue.ts';
 export { freeBytesAt, formatBytes, lowDiskText, type DiskStatus } from './disk-watch.ts';
 export { isCommitFailure } from './commit-failures.ts';
@@ -9,7 +9,7 @@ export { stageFileOf } from './imports.ts';
 export { chunkSpanMs, chunkStartOf } from './bars.ts';
 export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { ReplicaPosition } from './replica.ts';
-export type { TickKind } from './ticks.ts';
+export type { TickKind, TickWindow } from './ticks.ts';
 export { BAR_FIELDS, writeBar } from './codecs.ts';
 export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
 export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';

@@ -14,7 +14,7 @@ import { LatestStore, type LatestState } from './latest.ts';
 import { LiveStore, savedOpenTicks } from './live.ts';
 import { LiveIntervalStore } from './live-intervals.ts';
 import { Registry } from './registry.ts';
-import { TickRing, type TickKind } from './ticks.ts';
+import { TickRing, type TickKind, type TickWindow } from './ticks.ts';
 import { ReplicaPositionStore, type ReplicaPosition } from './replica.ts';
 import { WriteQueue, type FlushReport, type WriteState } from './write-queue.ts';
 import { guardCommitFailures } from './commit-failures.ts';
@@ -48,6 +48,16 @@ export interface WriteStatus extends WriteState {
   unwrittenTicks: number;
   /** Raw ticks dropped unwritten (oldest first) while commits failed; completed bars are never dropped. */
   droppedTicks: number;
+}
+
+/** What the ring keeps of one symbol's ticks of one kind. */
+export interface TickRetention {
+  /** Ticks kept per symbol and kind (--ring-capacity). */
+  capacity: number;
+  /** The oldest tick still held, or null when none is. */
+  oldest: { seq: number; tsMs: number } | null;
+  /** The newest tick's seq (0 before the first). */
+  newestSeq: number;
 }
 
 /** How long a close waits for lmdb-js after writes failed. */
@@ -209,6 +219,22 @@ export class Store {
     const state = this.latestStore.get(symId);
     const last = state ? (kind === 'quote' ? state.quoteSeq : state.tradeSeq) : 0;
     return this.ticks.readSince(symId, kind, afterSeq, last, max);
+  }
+
+  /** What the ring keeps of a symbol's ticks of one kind: its capacity, the oldest tick still held and the newest seq. */
+  tickRetention(symId: number, kind: TickKind): TickRetention {
+    const last = this.lastTickSeq(symId, kind);
+    return { capacity: this.ticks.capacity, oldest: this.ticks.oldest(symId, kind, last), newestSeq: last };
+  }
+
+  /** A page of the retained ticks inside a time and seq window (tick history reads; see TickRing.readWindow). */
+  ticksInWindow(symId: number, kind: TickKind, window: TickWindow): { ticks: number[][]; more: boolean } {
+    return this.ticks.readWindow(symId, kind, this.lastTickSeq(symId, kind), window);
+  }
+
+  private lastTickSeq(symId: number, kind: TickKind): number {
+    const state = this.latestStore.get(symId);
+    return state ? (kind === 'quote' ? state.quoteSeq : state.tradeSeq) : 0;
   }
 
   // --- bars ---------------------------------------------------------------------------------

@@ -15,6 +15,17 @@ export type TickKind = 'quote' | 'trade';
 const KIND_INDEX: Record<TickKind, number> = { quote: 0, trade: 1 };
 const FIELDS = [QUOTE_FIELDS, TRADE_FIELDS] as const;
 
+/** What `readWindow` reads: a time window, a seq window (both ends excluded), the order and a page size. */
+export interface TickWindow {
+  fromMs: number;
+  /** Exclusive. */
+  toMs: number;
+  afterSeq: number;
+  beforeSeq: number;
+  desc: boolean;
+  limit: number;
+}
+
 /** A filled block waiting for its commit. */
 interface FullBlock {
   blockSeq: number;
@@ -127,6 +138,44 @@ export class TickRing implements Flusher {
       }
     }
     return out;
+  }
+
+  /**
+   * A page of the ticks still in the ring whose time lies in [fromMs, toMs) and whose seq lies
+   * between afterSeq and beforeSeq (both excluded), in seq order (the tape's) or reversed: at most
+   * `limit` of them, and whether more follow. Slots a gap left (an edge's skipped seqs, blocks
+   * dropped while writes failed) are passed over.
+   */
+  readWindow(symId: number, kind: TickKind, lastSeq: number, w: TickWindow): { ticks: number[][]; more: boolean } {
+    const k = KIND_INDEX[kind];
+    const fields = FIELDS[k]!;
+    const lo = Math.max(1, lastSeq - this.capacity + 1, w.afterSeq + 1);
+    const hi = Math.min(lastSeq, w.beforeSeq - 1);
+    const out: number[][] = [];
+    const step = w.desc ? -1 : 1;
+    let blockSeq = -1;
+    let values: Float64Array | undefined;
+    for (let seq = w.desc ? hi : lo; seq >= lo && seq <= hi; seq += step) {
+      const b = Math.floor((seq - 1) / BLOCK_TICKS);
+      if (b !== blockSeq) {
+        blockSeq = b;
+        values = this.blockValues(symId, k, b);
+      }
+      const at = ((seq - 1) % BLOCK_TICKS) * fields;
+      if (!values || at + fields > values.length || values[at + fields - 1] !== seq) continue;
+      const ts = values[at]!;
+      if (ts < w.fromMs || ts >= w.toMs) continue;
+      if (out.length === w.limit) return { ticks: out, more: true };
+      out.push(Array.from(values.subarray(at, at + fields)));
+    }
+    return { ticks: out, more: false };
+  }
+
+  /** The oldest tick the ring still holds (its seq and time), or null when it holds none. */
+  oldest(symId: number, kind: TickKind, lastSeq: number): { seq: number; tsMs: number } | null {
+    const { ticks } = this.readWindow(symId, kind, lastSeq, { fromMs: -Infinity, toMs: Infinity, afterSeq: 0, beforeSeq: Infinity, desc: false, limit: 1 });
+    const first = ticks[0];
+    return first ? { seq: first[first.length - 1]!, tsMs: first[0]! } : null;
   }
 
   flush(epoch: number): Promise<unknown> | null {

@@ -7,6 +7,8 @@ import { alpacaRoutes } from './alpaca/routes.ts';
 import { MASSIVE_DIALECT, MASSIVE_PREFIX } from './massive/dialect.ts';
 import { massiveIndicatorRoutes } from './massive/indicators.ts';
 import { massiveRoutes } from './massive/routes.ts';
+import { massiveTickRoutes } from './massive/tick-routes.ts';
+import { alpacaTickRoutes } from './alpaca/tick-routes.ts';
 
 export const COMPAT_DIALECTS: readonly CompatDialect[] = [
   { prefix: MASSIVE_PREFIX, dialect: MASSIVE_DIALECT },
@@ -20,4 +22,4 @@ export function compatDialectOf(path: string): GateDialect | null {
   return dialect === NATIVE_DIALECT ? null : dialect;
 }
 
-export const compatRouteGroups = (deps: ApiDeps) => [massiveRoutes(deps), massiveIndicatorRoutes(deps), alpacaRoutes(deps)] as const;
+export const compatRouteGroups = (deps: ApiDeps) => [massiveRoutes(deps), massiveIndicatorRoutes(deps), alpacaRoutes(deps), massiveTickRoutes(deps), alpacaTickRoutes(deps)] as const;

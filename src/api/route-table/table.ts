@@ -15,6 +15,8 @@ import { classRows } from './class-rows.ts';
 import { compatRows } from './compat-rows.ts';
 import { coverageRows } from './coverage-rows.ts';
 import { indicatorRows } from './indicator-rows.ts';
+import { tickCompatRows } from './tick-compat-rows.ts';
+import { tickRows } from './tick-rows.ts';
 import {
   AtQuery, BondCountryParams, BondCurveQuery, BondHistoryQuery, BondSymbolParams, CalendarQuery, FundamentalsListQuery, FundamentalsSymbolParams,
   HolidaysQuery, MarketParams, SessionsQuery,
@@ -246,5 +248,7 @@ export const ROUTE_TABLE: readonly RouteRow[] = [
   ...calendarRows,
   ...coverageRows,
   ...indicatorRows,
+  ...tickRows,
   ...compatRows,
+  ...tickCompatRows,
 ];

@@ -53,7 +53,7 @@ export function alpacaBar(bar: NativeBar | Bar): Record<string, unknown> {
  * The symbol a vendor symbol names. Strict (single-symbol routes): a bad spelling is the vendor's
  * invalid-symbol 400 and an unknown symbol the native 404; lenient (lists): both are left out.
  */
-function entryOf(deps: ApiDeps, account: Account, flavor: Flavor, symbol: string, strict: boolean): SymbolEntry | null {
+export function entryOf(deps: ApiDeps, account: Account, flavor: Flavor, symbol: string, strict: boolean): SymbolEntry | null {
   const mds = flavor.toMds(symbol);
   try {
     if (mds === null) throw badRequest(`${INVALID_SYMBOL_PREFIX}: ${symbol}`);
