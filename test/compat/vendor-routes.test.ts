@@ -7,7 +7,7 @@ import { restClient } from '@massive.com/client-js';
 import { createApp } from '../../src/api/app.ts';
 import { Authenticator } from '../../src/auth/authenticator.ts';
 import { ManualClock } from '../../src/clock.ts';
-import { keylessCryptoOn } from '../../src/config.ts';
+import { keylessCryptoOn, parseServeConfig } from '../../src/config.ts';
 import { BUILT_IN_PLANS } from '../../src/domain/plans.ts';
 import { CATALOG } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
@@ -156,6 +156,8 @@ describe('keyless Alpaca crypto', () => {
     expect(keylessCryptoOn({ keylessCrypto: 'auto', noDevKey: true })).toBe(false);
     expect(keylessCryptoOn({ keylessCrypto: 'on', noDevKey: true })).toBe(true);
     expect(keylessCryptoOn({ keylessCrypto: 'off', noDevKey: false })).toBe(false);
+    expect(() => parseServeConfig(['--keyless-crypto', 'maybe'], {})).toThrow('--keyless-crypto must be one of auto, on, off, got "maybe"');
+    expect(parseServeConfig([], { MDS_KEYLESS_CRYPTO: 'OFF' })).toMatchObject({ keylessCrypto: 'off' });
     using dir = tempDir();
     const store = Store.open({ dataDir: dir.path });
     seedRegistry(store, CATALOG);
