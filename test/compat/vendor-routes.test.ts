@@ -2,6 +2,7 @@
 // indices snapshots), pre-market snapshots in both dialects, and keyless Alpaca crypto, over one
 // real server whose clock starts before the US session (08:00 New York on a Wednesday).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { connect as connectTcp } from 'node:net';
 import { Alpaca } from '@alpacahq/alpaca-trade-api';
 import { restClient } from '@massive.com/client-js';
 import { createApp } from '../../src/api/app.ts';
@@ -149,6 +150,17 @@ describe('keyless Alpaca crypto', () => {
     expect(await stocks.json()).toEqual({ code: 40110000, message: 'request is not authorized' });
     expect((await server.get('/crypto/quote/BTCUSD', { key: null })).status).toBe(401);
     expect((await server.get('/compat/massive/v2/last/trade/AAPL', { key: null })).status).toBe(401);
+  });
+
+  test.each(['/compat/alpaca/v1beta3/crypto/us/../../../v2/stocks/AAPL/snapshot', '/compat/alpaca/v1beta3/crypto/us/%2e%2e/%2e%2e/%2e%2e/v2/stocks/AAPL/snapshot'])('a keyless path that climbs out of the crypto routes is not served: %s', async (path) => {
+    const sock = connectTcp(server.port, '127.0.0.1');
+    let got = '';
+    sock.on('data', (d) => (got += d));
+    const ended = new Promise<void>((resolve) => sock.on('close', () => resolve()));
+    sock.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    await ended;
+    expect(got).toMatch(/^HTTP\/1\.1 (401|404)/);
+    expect(got).not.toContain('latestTrade');
   });
 
   test('--keyless-crypto: auto follows the development key; off refuses keyless crypto requests', async () => {
