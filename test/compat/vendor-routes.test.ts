@@ -75,6 +75,26 @@ describe('Massive reference and open/close', () => {
     expect(await res.json()).toMatchObject({ status: 'NOT_FOUND' });
   });
 
+  test('ticker details carry primary exchange, market cap and shares from the fundamentals store, for a key with the add-on', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    seedRegistry(store, CATALOG);
+    const record = { symbol: 'US:AAPL', baseSymbol: 'AAPL', market: 'US', profile: { mic: 'XNAS', employees: 150_000, sector: 'Technology', industry: 'Consumer Electronics' }, profileAsOf: '2026-03-01', shares: { marketCap: 3.9e12, sharesTotal: 14_800_000_000 }, sharesAsOf: '2026-03-03' };
+    store.fundamentals.update([{ symbol: 'US:AAPL' }], () => ({ record, json: '{}' }));
+    const clock = new ManualClock(Date.parse(PRE_MARKET));
+    const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: 'd'.repeat(12), devPerMinute: 100 });
+    const plain = store.accounts.create({ name: 'no add-on', plan: 'starter', markets: ['*'], addons: [] }, clock.nowMs()).secret;
+    store.accounts.refresh();
+    const app = createApp({ store, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, () => {});
+    const details = async (key: string) => (await (await app.handle(new Request(`http://localhost/compat/massive/v3/reference/tickers/AAPL?apiKey=${key}`))).json()) as { results: Record<string, unknown> };
+    expect((await details('d'.repeat(12))).results).toMatchObject({ ticker: 'AAPL', primary_exchange: 'XNAS', market_cap: 3.9e12, share_class_shares_outstanding: 14_800_000_000, total_employees: 150_000 });
+    const without = (await details(plain)).results;
+    expect(without).toMatchObject({ ticker: 'AAPL', market: 'stocks' });
+    expect(without.market_cap).toBeUndefined();
+    expect(without.primary_exchange).toBeUndefined();
+    store.close();
+  });
+
   test('open/close of a session is the native daily bar of the date; a day without one is 404', async () => {
     const last = (await nativeDays('US:MSFT')).at(-1)!;
     const oc = await rest.getStocksOpenClose({ stocksTicker: 'MSFT', date: '2026-03-03' });
