@@ -54,6 +54,16 @@ export interface ServeConfig {
   edgeBootstrapTimeoutS: number;
   /** Ingest: minutes between store snapshots for new edges in the NATS object store (0: none). */
   snapshotEveryMin: number;
+  /** Alpaca crypto data requests without a key: `auto` serves them while the development key is on. */
+  keylessCrypto: KeylessCrypto;
+}
+
+export const KEYLESS_CRYPTO_MODES = ['auto', 'on', 'off'] as const;
+export type KeylessCrypto = (typeof KEYLESS_CRYPTO_MODES)[number];
+
+/** Whether keyless Alpaca crypto data requests are served: `auto` follows the development key. */
+export function keylessCryptoOn(config: Pick<ServeConfig, 'keylessCrypto' | 'noDevKey'>): boolean {
+  return config.keylessCrypto === 'on' || (config.keylessCrypto === 'auto' && !config.noDevKey);
 }
 
 export const ROLES = ['all', 'ingest', 'edge'] as const;
@@ -185,6 +195,16 @@ const OPTIONS = [
   },
   { key: 'minFreeDiskBytes', flag: 'min-free-disk', env: 'MDS_MIN_FREE_DISK', arg: 'SIZE', allowed: 'a size such as 512MiB, 1GiB, 2GB (0: no check)', help: 'warn in /health and the log when the data dir has less free space (0: never)', fallback: 1024 ** 3, shownDefault: '1GiB', parse: byteSize },
   { key: 'retain', flag: 'retain', env: 'MDS_RETAIN', arg: 'LIST', allowed: RETENTION_ALLOWED, help: 'how long completed bars are kept per timeframe, e.g. 1m=30d,1d=forever (unnamed ones keep theirs)', fallback: DEFAULT_RETENTION, shownDefault: formatRetention(DEFAULT_RETENTION), parse: retention },
+  {
+    key: 'keylessCrypto',
+    flag: 'keyless-crypto',
+    env: 'MDS_KEYLESS_CRYPTO',
+    arg: 'MODE',
+    allowed: `one of ${KEYLESS_CRYPTO_MODES.join(', ')}`,
+    help: "serve Alpaca-compatible crypto data to requests without a key (the Alpaca SDK sends none there), limited per client address: 'auto' while the development key is on",
+    fallback: 'auto',
+    parse: oneOf(KEYLESS_CRYPTO_MODES),
+  },
   { key: 'logFormat', flag: 'log-format', env: 'MDS_LOG_FORMAT', arg: 'FORMAT', allowed: `one of ${LOG_FORMATS.join(', ')}`, help: "log lines as 'text' (time level message key=value) or 'json' (one object per line)", fallback: 'text', parse: oneOf(LOG_FORMATS) },
   { key: 'logLevel', flag: 'log-level', env: 'MDS_LOG_LEVEL', arg: 'LEVEL', allowed: `one of ${LOG_LEVELS.join(', ')}`, help: `lowest level logged: ${LOG_LEVELS.join(', ')}`, fallback: 'info', parse: oneOf(LOG_LEVELS) },
   { key: 'metricsPort', flag: 'metrics-port', env: 'MDS_METRICS_PORT', arg: 'N', allowed: 'an integer from 0 to 65535', help: 'serve Prometheus metrics at /metrics on this port of --host, open to anyone who can reach it (0 picks a free port)', fallback: null, parse: integer(0, 65535) },

@@ -984,6 +984,101 @@ export interface MassiveTickers {
   next_url?: string;
 }
 
+export interface MassiveTickerDetails {
+  request_id: string;
+  status: 'OK';
+  results: {
+    ticker: string;
+    name: string;
+    market: string;
+    locale: string;
+    active: boolean;
+    currency_name: string;
+    type?: string;
+    ticker_root?: string;
+    primary_exchange?: string;
+    total_employees?: number;
+    sic_description?: string;
+    market_cap?: number;
+    share_class_shares_outstanding?: number;
+    weighted_shares_outstanding?: number;
+  };
+}
+
+export interface MassiveOpenClose {
+  status: 'OK';
+  from: string;
+  symbol: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume?: number;
+}
+
+export interface MassiveCryptoOpenClose {
+  symbol: string;
+  isUTC: boolean;
+  day: string;
+  open: number;
+  close: number;
+  openTrades: unknown[];
+  closingTrades: unknown[];
+}
+
+export interface MassiveSnapshotV3 {
+  request_id: string;
+  status: 'OK';
+  results: MassiveSnapshotItem[];
+  next_url?: string;
+}
+
+export interface MassiveSnapshotItem {
+  ticker: string;
+  name?: string;
+  type?: string;
+  market_status?: string;
+  timeframe?: string;
+  last_updated?: number;
+  value?: number;
+  session?: {
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    change: number;
+    change_percent: number;
+    previous_close: number;
+    volume?: number;
+    price?: number;
+  };
+  last_quote?: {
+    ask: number;
+    bid: number;
+    ask_size: number;
+    bid_size: number;
+    midpoint?: number;
+    last_updated: number;
+    timeframe: string;
+  };
+  last_trade?: {
+    price: number;
+    size: number;
+    sip_timestamp: number;
+    last_updated: number;
+    timeframe: string;
+  };
+  last_minute?: {
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    volume: number;
+  };
+  error?: string;
+  message?: string;
+}
+
 export interface AlpacaBars {
   bars: {
     [key: string]: AlpacaBar[];
@@ -2680,6 +2775,96 @@ export interface MassiveTickersArgs {
   apiKey?: string;
 }
 
+/** The arguments of massiveTickerDetails: its path and query parameters. */
+export interface MassiveTickerDetailsArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** accepted, no effect (mds describes the symbol as it is now) */
+  date?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveOpenClose: its path and query parameters. */
+export interface MassiveOpenCloseArgs {
+  /** vendor ticker: AAPL (US stock), X:BTCUSD (crypto), C:EURUSD (forex), I:SPX (index; I:<mds code> for the others) */
+  ticker: string;
+  /** UTC date YYYY-MM-DD */
+  date: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveCryptoOpenClose: its path and query parameters. */
+export interface MassiveCryptoOpenCloseArgs {
+  /** base currency, e.g. BTC or EUR */
+  from: string;
+  /** quote currency, e.g. USD */
+  to: string;
+  /** UTC date YYYY-MM-DD */
+  date: string;
+  /** true or false; accepted and echoed (mds bars carry no split adjustments) */
+  adjusted?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveUniversalSnapshot: its path and query parameters. */
+export interface MassiveUniversalSnapshotArgs {
+  /** comma-separated vendor tickers (at most 250) */
+  "ticker.any_of"?: string;
+  /** one vendor ticker */
+  ticker?: string;
+  /** listing bound */
+  "ticker.gte"?: string;
+  /** listing bound */
+  "ticker.gt"?: string;
+  /** listing bound */
+  "ticker.lte"?: string;
+  /** listing bound */
+  "ticker.lt"?: string;
+  /** stocks, crypto, fx, indices (options: none) */
+  type?: string;
+  /** asc or desc */
+  order?: string;
+  /** 1 to 250 (default 10) */
+  limit?: string;
+  /** ticker */
+  sort?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveIndicesSnapshot: its path and query parameters. */
+export interface MassiveIndicesSnapshotArgs {
+  /** comma-separated index tickers (I:SPX) */
+  "ticker.any_of"?: string;
+  /** one index ticker */
+  ticker?: string;
+  /** listing bound */
+  "ticker.gte"?: string;
+  /** listing bound */
+  "ticker.gt"?: string;
+  /** listing bound */
+  "ticker.lte"?: string;
+  /** listing bound */
+  "ticker.lt"?: string;
+  /** asc or desc */
+  order?: string;
+  /** 1 to 250 (default 10) */
+  limit?: string;
+  /** ticker */
+  sort?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
 /** The arguments of alpacaStockBars: its path and query parameters. */
 export interface AlpacaStockBarsArgs {
   /** comma-separated symbols (stocks AAPL, crypto BTC/USD) */
@@ -3338,6 +3523,16 @@ export interface Operations {
   massiveUpcomingHolidays: { path: '/compat/massive/v1/marketstatus/upcoming'; args: MassiveUpcomingHolidaysArgs; response: MassiveUpcoming };
   /** the listed tickers of the markets the key may read, by ticker, paged by next_url. `GET /compat/massive/v3/reference/tickers` */
   massiveTickers: { path: '/compat/massive/v3/reference/tickers'; args: MassiveTickersArgs; response: MassiveTickers };
+  /** what mds knows of a ticker: name, market, locale, type; for US stocks with the fundamentals add-on, primary exchange (MIC), market cap and shares outstanding. `GET /compat/massive/v3/reference/tickers/:ticker` */
+  massiveTickerDetails: { path: '/compat/massive/v3/reference/tickers/:ticker'; args: MassiveTickerDetailsArgs; response: MassiveTickerDetails };
+  /** a session's open, high, low, close (and volume) of a US stock or an index: the native daily bar of the date. `GET /compat/massive/v1/open-close/:ticker/:date` */
+  massiveOpenClose: { path: '/compat/massive/v1/open-close/:ticker/:date'; args: MassiveOpenCloseArgs; response: MassiveOpenClose };
+  /** a crypto pair's UTC day open and close (the native daily bar; no trade lists). `GET /compat/massive/v1/open-close/crypto/:from/:to/:date` */
+  massiveCryptoOpenClose: { path: '/compat/massive/v1/open-close/crypto/:from/:to/:date'; args: MassiveCryptoOpenCloseArgs; response: MassiveCryptoOpenClose };
+  /** snapshots of any class: the tickers of ticker.any_of in the order given (unknown ones as error items), else every listed ticker of type, by ticker, paged by next_url. `GET /compat/massive/v3/snapshot` */
+  massiveUniversalSnapshot: { path: '/compat/massive/v3/snapshot'; args: MassiveUniversalSnapshotArgs; response: MassiveSnapshotV3 };
+  /** snapshots of indices (value, session, market status), by ticker.any_of or every listed index, paged by next_url. `GET /compat/massive/v3/snapshot/indices` */
+  massiveIndicesSnapshot: { path: '/compat/massive/v3/snapshot/indices'; args: MassiveIndicesSnapshotArgs; response: MassiveSnapshotV3 };
   /** bars of US stocks over a window (the native range bars), `limit` across symbols. `GET /compat/alpaca/v2/stocks/bars` */
   alpacaStockBars: { path: '/compat/alpaca/v2/stocks/bars'; args: AlpacaStockBarsArgs; response: AlpacaBars };
   /** bars of one US stock over a window. `GET /compat/alpaca/v2/stocks/:symbol/bars` */
@@ -3517,6 +3712,11 @@ export const OPERATIONS = {
   massiveMarketStatus: { path: '/compat/massive/v1/marketstatus/now', pathParams: [] },
   massiveUpcomingHolidays: { path: '/compat/massive/v1/marketstatus/upcoming', pathParams: [] },
   massiveTickers: { path: '/compat/massive/v3/reference/tickers', pathParams: [] },
+  massiveTickerDetails: { path: '/compat/massive/v3/reference/tickers/:ticker', pathParams: ['ticker'] },
+  massiveOpenClose: { path: '/compat/massive/v1/open-close/:ticker/:date', pathParams: ['ticker', 'date'] },
+  massiveCryptoOpenClose: { path: '/compat/massive/v1/open-close/crypto/:from/:to/:date', pathParams: ['from', 'to', 'date'] },
+  massiveUniversalSnapshot: { path: '/compat/massive/v3/snapshot', pathParams: [] },
+  massiveIndicesSnapshot: { path: '/compat/massive/v3/snapshot/indices', pathParams: [] },
   alpacaStockBars: { path: '/compat/alpaca/v2/stocks/bars', pathParams: [] },
   alpacaStockBarsSingle: { path: '/compat/alpaca/v2/stocks/:symbol/bars', pathParams: ['symbol'] },
   alpacaStockLatestQuotes: { path: '/compat/alpaca/v2/stocks/quotes/latest', pathParams: [] },
@@ -4173,6 +4373,31 @@ export abstract class OperationMethods {
   /** the listed tickers of the markets the key may read, by ticker, paged by next_url. `GET /compat/massive/v3/reference/tickers` */
   massiveTickers(args?: MassiveTickersArgs, options?: RequestOptions): Promise<MassiveTickers> {
     return this.call('massiveTickers', args, options);
+  }
+
+  /** what mds knows of a ticker: name, market, locale, type; for US stocks with the fundamentals add-on, primary exchange (MIC), market cap and shares outstanding. `GET /compat/massive/v3/reference/tickers/:ticker` */
+  massiveTickerDetails(args: MassiveTickerDetailsArgs, options?: RequestOptions): Promise<MassiveTickerDetails> {
+    return this.call('massiveTickerDetails', args, options);
+  }
+
+  /** a session's open, high, low, close (and volume) of a US stock or an index: the native daily bar of the date. `GET /compat/massive/v1/open-close/:ticker/:date` */
+  massiveOpenClose(args: MassiveOpenCloseArgs, options?: RequestOptions): Promise<MassiveOpenClose> {
+    return this.call('massiveOpenClose', args, options);
+  }
+
+  /** a crypto pair's UTC day open and close (the native daily bar; no trade lists). `GET /compat/massive/v1/open-close/crypto/:from/:to/:date` */
+  massiveCryptoOpenClose(args: MassiveCryptoOpenCloseArgs, options?: RequestOptions): Promise<MassiveCryptoOpenClose> {
+    return this.call('massiveCryptoOpenClose', args, options);
+  }
+
+  /** snapshots of any class: the tickers of ticker.any_of in the order given (unknown ones as error items), else every listed ticker of type, by ticker, paged by next_url. `GET /compat/massive/v3/snapshot` */
+  massiveUniversalSnapshot(args?: MassiveUniversalSnapshotArgs, options?: RequestOptions): Promise<MassiveSnapshotV3> {
+    return this.call('massiveUniversalSnapshot', args, options);
+  }
+
+  /** snapshots of indices (value, session, market status), by ticker.any_of or every listed index, paged by next_url. `GET /compat/massive/v3/snapshot/indices` */
+  massiveIndicesSnapshot(args?: MassiveIndicesSnapshotArgs, options?: RequestOptions): Promise<MassiveSnapshotV3> {
+    return this.call('massiveIndicesSnapshot', args, options);
   }
 
   /** bars of US stocks over a window (the native range bars), `limit` across symbols. `GET /compat/alpaca/v2/stocks/bars` */

@@ -27,7 +27,7 @@ import { tickHistoryRoutes } from './routes/tick-history.ts';
 import { ROUTE_TABLE } from './route-table/index.ts';
 import { asLogger, stderrLogger, type LineLog, type Logger } from '../log.ts';
 import type { RequestMetrics } from './request-metrics.ts';
-import { COMPAT_DIALECTS, compatDialectOf, compatRouteGroups } from './compat/compat-routes.ts';
+import { COMPAT_DIALECTS, COMPAT_DIALECTS_KEYLESS_CRYPTO, compatDialectOf, compatRouteGroups } from './compat/compat-routes.ts';
 
 /** A handler Bun's router calls directly, in front of the app (the stream's upgrade on `/`). */
 export type NativeRoute = (request: Request, server: Server<any>) => Response | undefined | Promise<Response | undefined>;
@@ -39,6 +39,8 @@ export interface AppOptions {
   peerAddress?: PeerAddress;
   /** Where requests are counted for /metrics; absent (metrics off): no hook is added at all. */
   requests?: RequestMetrics;
+  /** Serve Alpaca's crypto data routes to requests without a key (`--keyless-crypto`); off when absent. */
+  keylessCrypto?: boolean;
 }
 
 /** `log` takes the service Logger or a sentence sink (tests); by default failures go to stderr as text. */
@@ -46,7 +48,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   const logger = asLogger(log);
   // A request that waits for a cluster node's lease is answered by a second pass through the app.
   let handle = (_request: Request): Promise<Response> => Promise.reject(new Error('the app is not built yet'));
-  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined), COMPAT_DIALECTS, (request) => handle(request));
+  const gate = createGate(deps.auth, deps.clock, opts.peerAddress ?? (() => undefined), opts.keylessCrypto === true ? COMPAT_DIALECTS_KEYLESS_CRYPTO : COMPAT_DIALECTS, (request) => handle(request));
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
 import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
-import type { ServeConfig } from '../config.ts';
+import { keylessCryptoOn, type ServeConfig } from '../config.ts';
 import { HISTORY_BUILD_META } from '../domain/history-build.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
@@ -196,7 +196,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
   const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, cluster: cluster ?? undefined, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests, keylessCrypto: keylessCryptoOn(config) });
   let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>

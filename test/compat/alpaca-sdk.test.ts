@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Alpaca, marketData, pagination, trading } from '@alpacahq/alpaca-trade-api';
 import { startServer, type TestServer } from '../support/server.ts';
+import { nyMidnight, stampedNy } from './ny-midnight.ts';
 import { stableRead } from './stable-read.ts';
 
 let server: TestServer;
@@ -66,10 +67,18 @@ describe('stock bars', () => {
     expect(all.MSFT!.map(plain)).toEqual(msft);
   });
 
-  test('daily bars and sort=desc', async () => {
+  test('daily bars are stamped at New York midnight, and sort=desc', async () => {
     const native = await nativeBars('/stocks/agg/US:AAPL/1/day/2026-02-20/2026-03-03');
     const res = await stocks.stockBarSingle({ symbol: 'AAPL', timeframe: '1Day', start: new Date('2026-02-20T00:00:00Z'), end: new Date('2026-03-03T23:59:59Z'), sort: 'desc' });
-    expect(res.bars.map(plain)).toEqual([...native].reverse());
+    expect(res.bars.map(plain)).toEqual([...native].reverse().map(stampedNy));
+  });
+
+  test('a window that starts at a bar\'s own stamp includes that bar (paging by the last t)', async () => {
+    const native = await nativeBars('/stocks/agg/US:AAPL/1/day/2026-02-20/2026-03-04');
+    expect(native.length).toBeGreaterThanOrEqual(2);
+    const from = nyMidnight(native[0]!.t);
+    const res = await stocks.stockBarSingle({ symbol: 'AAPL', timeframe: '1Day', start: new Date(from), end: new Date(nyMidnight(native[1]!.t)) });
+    expect(res.bars.map(plain)).toEqual(native.slice(0, 2).map(stampedNy));
   });
 });
 

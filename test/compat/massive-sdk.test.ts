@@ -6,6 +6,7 @@ import {
   restClient,
 } from '@massive.com/client-js';
 import { startServer, type TestServer } from '../support/server.ts';
+import { nyMidnight, stampedNy } from './ny-midnight.ts';
 import { stableRead } from './stable-read.ts';
 
 let server: TestServer;
@@ -27,12 +28,14 @@ const massiveOf = (bars: { o: number; h: number; l: number; c: number; v: number
   bars.map(({ v, ...rest }) => (v === null ? rest : { ...rest, v }));
 
 describe('aggregates', () => {
-  test('stock daily bars equal the native /stocks/agg bars of the window', async () => {
+  test('stock daily bars equal the native /stocks/agg bars of the window, stamped at New York midnight', async () => {
     const native = await nativeBars('/stocks/agg/US:AAPL/1/day/2026-02-20/2026-03-03');
     const res = await rest.getStocksAggregates({ stocksTicker: 'AAPL', multiplier: 1, timespan: GetStocksAggregatesTimespanEnum.Day, from: '2026-02-20', to: '2026-03-03' });
     expect(native.length).toBeGreaterThan(0);
     expect(res).toMatchObject({ ticker: 'AAPL', status: 'OK', adjusted: true, resultsCount: native.length, queryCount: native.length });
-    expect(res.results as unknown).toEqual(massiveOf(native));
+    expect(res.results as unknown).toEqual(massiveOf(native.map(stampedNy)));
+    // 2026-03-03 is in EST: 05:00 UTC.
+    expect(res.results!.at(-1)!.t).toBe(Date.parse('2026-03-03T05:00:00Z'));
     expect(typeof res.request_id).toBe('string');
   });
 
@@ -50,6 +53,17 @@ describe('aggregates', () => {
     }
     const fx = await rest.getForexAggregates({ forexTicker: 'C:EURUSD', multiplier: 1, timespan: GetForexAggregatesTimespanEnum.Hour, from: '2026-03-03', to: '2026-03-03' });
     expect(fx.results!.every((b) => !('v' in b))).toBe(true);
+  });
+
+  test('daily bars: Unix ms edges name the sessions whose New York midnight they include', async () => {
+    const native = await nativeBars('/stocks/agg/US:AAPL/1/day/2026-02-20/2026-03-04');
+    expect(native.length).toBeGreaterThanOrEqual(2);
+    const from = nyMidnight(native[0]!.t);
+    const to = nyMidnight(native[1]!.t);
+    const res = await rest.getStocksAggregates({ stocksTicker: 'AAPL', multiplier: 1, timespan: GetStocksAggregatesTimespanEnum.Day, from: String(from), to: String(to) });
+    expect(res.results as unknown).toEqual(massiveOf(native.slice(0, 2).map(stampedNy)));
+    const after = await rest.getStocksAggregates({ stocksTicker: 'AAPL', multiplier: 1, timespan: GetStocksAggregatesTimespanEnum.Day, from: String(from + 1), to: String(to) });
+    expect(after.results as unknown).toEqual(massiveOf(native.slice(1, 2).map(stampedNy)));
   });
 
   test('from and to as Unix ms bound the window to the instant, both ends included', async () => {
@@ -91,7 +105,9 @@ describe('aggregates', () => {
       const { body } = await server.json(path);
       const { v, ...bar } = body.result;
       expect(res.resultsCount).toBe(1);
-      expect(res.results![0]).toEqual({ T: res.ticker, ...bar, ...(v === null ? {} : { v }) });
+      // US stock daily bars are stamped at New York midnight, as the vendor does; other classes at 00:00 UTC.
+      const t = ticker === 'AAPL' ? nyMidnight(bar.t) : bar.t;
+      expect(res.results![0]).toEqual({ T: res.ticker, ...bar, t, ...(v === null ? {} : { v }) });
       if (ticker !== 'X') expect(res.ticker).toBe(ticker);
     }
   });
@@ -101,7 +117,7 @@ describe('aggregates', () => {
     expect(res.resultsCount).toBeGreaterThan(5);
     const aapl = res.results!.find((r) => r.T === 'AAPL')!;
     const [bar] = await nativeBars('/stocks/agg/US:AAPL/1/day/2026-03-03/2026-03-03');
-    expect(aapl as unknown).toEqual({ T: 'AAPL', ...massiveOf([bar!])[0]! });
+    expect(aapl as unknown).toEqual({ T: 'AAPL', ...massiveOf([stampedNy(bar!)])[0]! });
     const crypto = await rest.getGroupedCryptoAggregates({ date: '2026-03-03' });
     expect(crypto.results!.some((r) => r.T === 'X:BTCUSD')).toBe(true);
   });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { GetCryptoAggregatesTimespanEnum, GetStocksAggregatesTimespanEnum, restClient, websocketClient } from '@polygon.io/client-js';
 import { startServer, type TestServer } from '../support/server.ts';
+import { nyMidnight, stampedNy } from './ny-midnight.ts';
 import { stableRead } from './stable-read.ts';
 
 let server: TestServer;
@@ -30,7 +31,7 @@ describe('Polygon SDK 8 over the Massive-compatible routes', () => {
     const stocks = await rest.getStocksAggregates('AAPL', 1, GetStocksAggregatesTimespanEnum.Day, '2026-02-20', '2026-03-03');
     expect(daily.length).toBeGreaterThan(0);
     expect(stocks).toMatchObject({ ticker: 'AAPL', status: 'OK', resultsCount: daily.length });
-    expect(stocks.results as unknown).toEqual(vendorOf(daily));
+    expect(stocks.results as unknown).toEqual(vendorOf(daily.map(stampedNy)));
     const minutes = await nativeBars('/crypto/agg/BTCUSD/5/minute/2026-03-03/2026-03-03');
     const crypto = await rest.getCryptoAggregates('X:BTCUSD', 5, GetCryptoAggregatesTimespanEnum.Minute, '2026-03-03', '2026-03-03');
     expect(crypto.results as unknown).toEqual(vendorOf(minutes));
@@ -40,7 +41,7 @@ describe('Polygon SDK 8 over the Massive-compatible routes', () => {
     const prev = await rest.getPreviousStocksAggregates('AAPL');
     const { v, ...bar } = (await server.json('/stocks/agg/US:AAPL/prev')).body.result;
     expect(prev.resultsCount).toBe(1);
-    expect(prev.results?.[0] as unknown).toEqual({ T: 'AAPL', ...bar, ...(v === null ? {} : { v }) });
+    expect(prev.results?.[0] as unknown).toEqual({ T: 'AAPL', ...bar, t: nyMidnight(bar.t), ...(v === null ? {} : { v }) });
     const trade = await stableRead(() => server.json('/stocks/trade/last/US:AAPL').then((r) => r.body), () => rest.getLastStocksTrade('AAPL'));
     expect(trade.sdk.results).toMatchObject({ T: 'AAPL', p: trade.native.price, t: trade.native.timestamp * 1e6 });
     const quote = await stableRead(() => server.json('/stocks/quote/US:AAPL').then((r) => r.body), () => rest.getLastStocksQuote('AAPL'));

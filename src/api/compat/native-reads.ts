@@ -6,7 +6,9 @@ import { classAccessDenied } from '../../domain/account.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import type { RangeParams } from '../../domain/range-params.ts';
 import type { LastTrade, Quote } from '../../domain/schemas.ts';
+import type { Bar } from '../../domain/bar.ts';
 import type { ApiDeps } from '../deps.ts';
+import { findSettledBar } from '../queries/bars.ts';
 import { lastTradeOf, quoteBody } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { rangeBody } from '../range-body.ts';
@@ -71,4 +73,23 @@ export function tradeOf(deps: ApiDeps, entry: SymbolEntry): LastTrade | null {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
+}
+
+/**
+ * The day a vendor snapshot shows and the day before it. While a session runs, the day is its bar
+ * in progress; before the session opens (pre-market) and between sessions it is the last
+ * session's bar, as the vendors show it, never an empty day.
+ */
+export function snapshotDays(deps: ApiDeps, entry: SymbolEntry): { day: Bar | null; prevDay: Bar | null; lastClose: number | null } {
+  const live = deps.bars.barInProgress(entry.id, '1d');
+  const settled = findSettledBar(deps, entry, '1d')?.bar ?? null;
+  const day = live ?? settled;
+  const prevDay = day === null ? null : deps.store.lastBarBefore(entry.id, '1d', day.t);
+  // The change is against the last settled close, as on the native snapshot: pre-market, the last session's.
+  return { day, prevDay, lastClose: settled?.c ?? null };
+}
+
+/** The latest minute bar: the one in progress, else the last one (pre-market: the last session's last minute). */
+export function latestMinute(deps: ApiDeps, entry: SymbolEntry): Bar | null {
+  return deps.bars.barInProgress(entry.id, '1m') ?? findSettledBar(deps, entry, '1m')?.bar ?? null;
 }

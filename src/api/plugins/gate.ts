@@ -84,6 +84,11 @@ export interface GateDialect {
   keyOf(request: Request, url: string, queryAt: number): string | null;
   /** A refusal in the dialect's error body; `set.headers` (request id, rate) are merged by the app. */
   refuse(code: ErrorCode, requestId: string, message?: string, headers?: Record<string, string>): Response;
+  /**
+   * Paths the dialect serves to a request that presents no key (Alpaca's crypto data), and the
+   * account they run as, when the server allows it; such requests are limited per client address.
+   */
+  keyless?: { allows(path: string): boolean; account: Account };
 }
 
 /** The native API's dialect: `x-api-key` or `?apiKey=`, the error body of the spec. */
@@ -166,6 +171,15 @@ export function createGate(auth: Authenticator, clock: Clock, peerAddress: PeerA
     const dialect = path.startsWith(COMPAT_PREFIX) ? dialectOfPath(path, compat) : NATIVE_DIALECT;
     const key = dialect.keyOf(request, url, queryAt);
     const result = key === null || key.length === 0 ? null : auth.authenticate(key);
+    if (result === null && dialect.keyless !== undefined && dialect.keyless.allows(path)) {
+      // A keyless request the dialect serves (the server allowed it): limited per client address.
+      const state = anonLimiter.take(peerAddress(request) ?? 'unknown');
+      setRateHeaders(headers, { allowed: state.allowed, limit: anonLimiter.limit, remaining: state.remaining, resetMs: state.resetMs });
+      if (!state.allowed) return tooMany(headers, state.resetMs, requestId, clock, dialect);
+      if (!isReadMethod(request.method)) return notAllowed(requestId, dialect);
+      accounts.set(request, dialect.keyless.account);
+      return undefined;
+    }
     if (result === null || !result.ok) {
       // Without a valid key, the client address is what is limited.
       // Looked up only here: asking the server for the peer address costs on every request.

@@ -10,7 +10,8 @@ import { DAY_MS, TIMEFRAME_INFO } from '../../../domain/timeframes.ts';
 import type { Bar } from '../../../domain/bar.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
-import { barPage, quoteOf, resolveTicker, tradeOf, type NativeBar } from '../native-reads.ts';
+import { barPage, quoteOf, resolveTicker, snapshotDays, tradeOf, type NativeBar } from '../native-reads.ts';
+import { nativeDailyWindow, stampsNewYork, vendorBarTime } from '../vendor-time.ts';
 import { fromAlpacaCrypto, fromAlpacaStock } from '../tickers.ts';
 import { INVALID_SYMBOL_PREFIX } from './dialect.ts';
 import { decodePageToken, encodePageToken, parseLimit, parseSort, parseTime, parseTimeframe } from './params.ts';
@@ -103,8 +104,10 @@ export function barsOf(deps: ApiDeps, account: Account, flavor: Flavor, symbols:
     }
     let offset = i === pos.symbolIndex ? pos.offset : 0;
     for (;;) {
-      const page = barPage(deps, entry, { tf, fromMs: startMs, toMs: endMs + 1, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort });
-      if (page.bars.length > 0) (bars[symbol] ??= []).push(...page.bars.map(alpacaBar));
+      // US stock daily bars are stamped at New York midnight here: the window names those stamps.
+      const window = tf === '1d' && stampsNewYork(entry) ? nativeDailyWindow(startMs, endMs) : { fromMs: startMs, toMs: endMs + 1 };
+      const page = barPage(deps, entry, { tf, ...window, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort });
+      if (page.bars.length > 0) (bars[symbol] ??= []).push(...page.bars.map((bar) => alpacaBar({ ...bar, t: vendorBarTime(entry, tf, bar.t) })));
       remaining -= page.bars.length;
       if (page.nextOffset === null) break;
       offset = page.nextOffset;
@@ -153,18 +156,19 @@ export const barValue = (deps: ApiDeps) => (entry: SymbolEntry) => {
   return settled === null ? null : alpacaBar(settled.bar);
 };
 
+/** Latest values, the last minute bar, and the day (pre-market: the last session) with the day before it. */
 export const snapshotValue = (deps: ApiDeps, flavor: Flavor) => (entry: SymbolEntry) => {
   const q = quoteOf(deps, entry);
   const t = tradeOf(deps, entry);
   const minute = findSettledBar(deps, entry, '1m')?.bar ?? null;
-  const day = deps.bars.barInProgress(entry.id, '1d');
-  const prev = findSettledBar(deps, entry, '1d')?.bar ?? null;
-  if (q === null && t === null && minute === null && prev === null) return null;
+  const { day, prevDay } = snapshotDays(deps, entry);
+  if (q === null && t === null && minute === null && day === null) return null;
+  const daily = (bar: Bar) => alpacaBar({ ...bar, t: vendorBarTime(entry, '1d', bar.t) });
   const out: Record<string, unknown> = {};
   if (t) out.latestTrade = flavor.trade(t);
   if (q) out.latestQuote = flavor.quote(q);
   if (minute) out.minuteBar = alpacaBar(minute);
-  if (day) out.dailyBar = alpacaBar(day);
-  if (prev) out.prevDailyBar = alpacaBar(prev);
+  if (day) out.dailyBar = daily(day);
+  if (prevDay) out.prevDailyBar = daily(prevDay);
   return out;
 };

@@ -12,6 +12,7 @@ import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
 import { barPage, resolveTicker, type NativeBar } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker } from '../tickers.ts';
+import { nativeDailyWindow, stampsNewYork, vendorBarTime } from '../vendor-time.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 
 /** The vendor's timespans; those mds has no bars for are a 400 that names what it serves. */
@@ -100,13 +101,13 @@ export function aggsBody(deps: ApiDeps, account: Account, path: AggsPath, query:
   const limitRaw = query.limit ?? '';
   const limit = limitRaw === '' ? VENDOR_LIMIT_DEFAULT : /^\d{1,6}$/.test(limitRaw) ? Number(limitRaw) : NaN;
   if (!(limit >= 1 && limit <= VENDOR_LIMIT_MAX)) throw badRequest(`invalid limit ${quoteInput(limitRaw)}: expected an integer from 1 to ${VENDOR_LIMIT_MAX}`);
-  const params: RangeParams = { tf, fromMs, toMs, limit: Math.min(limit, RANGE_LIMIT_MAX), offset: decodeCursor(query.cursor), sort };
   const mapped = fromMassiveTicker(path.ticker);
   const entry = mapped === null ? null : resolveOrNull(() => resolveTicker(deps, mapped, account));
   const head = { ticker: path.ticker, queryCount: 0, resultsCount: 0, adjusted };
   if (entry === null) return JSON.stringify({ ...head, status: 'OK', request_id: requestId });
+  const params: RangeParams = { tf, ...dailyWindow(entry, tf, path, fromMs, toMs), limit: Math.min(limit, RANGE_LIMIT_MAX), offset: decodeCursor(query.cursor), sort };
   const page = barPage(deps, entry, params);
-  const results = page.bars.map(massiveBar);
+  const results = page.bars.map((bar) => massiveBar({ ...bar, t: vendorBarTime(entry, tf, bar.t) }));
   const body: Record<string, unknown> = { ...head, queryCount: results.length, resultsCount: results.length, status: 'OK', request_id: requestId };
   if (results.length > 0) body.results = results;
   if (page.nextOffset !== null) {
@@ -114,6 +115,18 @@ export function aggsBody(deps: ApiDeps, account: Account, path: AggsPath, query:
     body.next_url = `${origin}${MASSIVE_PREFIX}/v2/aggs/ticker/${encodeURIComponent(path.ticker)}/range/${path.multiplier}/${path.timespan}/${path.from}/${path.to}?${next}`;
   }
   return JSON.stringify(body);
+}
+
+/**
+ * The native window of a request. US stock daily bars are stamped at New York midnight here, so an
+ * edge given as Unix ms names the sessions whose New York midnight it includes; a date edge names
+ * its session either way.
+ */
+function dailyWindow(entry: SymbolEntry, tf: Timeframe, path: AggsPath, fromMs: number, toMs: number): { fromMs: number; toMs: number } {
+  if (tf !== '1d' || !stampsNewYork(entry)) return { fromMs, toMs };
+  const isMs = (raw: string) => /^\d{1,15}$/.test(raw);
+  const moved = nativeDailyWindow(fromMs, toMs - 1);
+  return { fromMs: isMs(path.from) ? moved.fromMs : fromMs, toMs: isMs(path.to) ? moved.toMs : toMs };
 }
 
 /** An unknown symbol as null; the class's 403 and every other error still thrown. */
@@ -132,7 +145,7 @@ export function prevBody(deps: ApiDeps, account: Account, ticker: string, query:
   const mapped = fromMassiveTicker(ticker);
   const entry = mapped === null ? null : resolveOrNull(() => resolveTicker(deps, mapped, account));
   const bar = entry === null ? null : (findSettledBar(deps, entry, '1d')?.bar ?? null);
-  const results = bar === null ? [] : [{ T: ticker, ...massiveBar(bar) }];
+  const results = bar === null || entry === null ? [] : [{ T: ticker, ...massiveBar({ ...bar, t: vendorBarTime(entry, '1d', bar.t) }) }];
   const body: Record<string, unknown> = { ticker, queryCount: results.length, resultsCount: results.length, adjusted, status: 'OK', request_id: requestId };
   if (results.length > 0) body.results = results;
   return JSON.stringify(body);
@@ -151,7 +164,7 @@ export function groupedBody(deps: ApiDeps, account: Account, assetClass: AssetCl
   const results: (MassiveBar & { T: string })[] = [];
   for (const entry of entries) {
     const bar: NativeBar | undefined = barPage(deps, entry, params).bars[0];
-    if (bar) results.push({ T: toMassiveTicker(entry.assetClass, entry.symbol), ...massiveBar(bar) });
+    if (bar) results.push({ T: toMassiveTicker(entry.assetClass, entry.symbol), ...massiveBar({ ...bar, t: vendorBarTime(entry, '1d', bar.t) }) });
   }
   const body: Record<string, unknown> = { adjusted, queryCount: results.length, resultsCount: results.length, status: 'OK', request_id: requestId };
   if (results.length > 0) body.results = results;

@@ -8,8 +8,7 @@ import type { SymbolEntry } from '../../../domain/instrument.ts';
 import { priceChange } from '../../../domain/price-change.ts';
 import { NO_TRADE_ERROR } from '../../../domain/symbols.ts';
 import type { ApiDeps } from '../../deps.ts';
-import { findSettledBar } from '../../queries/bars.ts';
-import { findTicker, quoteOf, resolveTicker, tradeOf } from '../native-reads.ts';
+import { findTicker, latestMinute, quoteOf, resolveTicker, snapshotDays, tradeOf } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker, type MdsTicker } from '../tickers.ts';
 import { massiveBar } from './aggs.ts';
 
@@ -64,16 +63,15 @@ export function lastCurrencyQuoteBody(deps: ApiDeps, account: Account, from: str
 function snapshotOf(deps: ApiDeps, entry: SymbolEntry): Record<string, unknown> | null {
   const q = quoteOf(deps, entry);
   const trade = tradeOf(deps, entry);
-  const prev = findSettledBar(deps, entry, '1d')?.bar ?? null;
-  const day = deps.bars.barInProgress(entry.id, '1d');
-  const minute = deps.bars.barInProgress(entry.id, '1m');
-  if (q === null && trade === null && prev === null) return null;
-  const { change, changePercent } = priceChange(trade?.price ?? null, prev?.c ?? null, entry.decimals);
+  const { day, prevDay: prev, lastClose } = snapshotDays(deps, entry);
+  const minute = latestMinute(deps, entry);
+  if (q === null && trade === null && day === null) return null;
+  const { change, changePercent } = priceChange(trade?.price ?? null, lastClose, entry.decimals);
   const isStock = entry.assetClass === 'stocks';
   const time = isStock ? nanos : (ms: number) => ms;
   const updatedMs = Math.max(q?.timestamp ?? 0, trade?.timestamp ?? 0);
   const out: Record<string, unknown> = { ticker: toMassiveTicker(entry.assetClass, entry.symbol), todaysChange: change ?? 0, todaysChangePerc: changePercent ?? 0, updated: time(updatedMs) };
-  out.day = day ? dayBar(day) : { o: 0, h: 0, l: 0, c: 0 };
+  out.day = day ? dayBar(day) : { o: 0, h: 0, l: 0, c: 0, ...(entry.assetClass === 'forex' || entry.assetClass === 'indices' ? {} : { v: 0 }) };
   if (isStock && q) out.lastQuote = { P: q.ask, S: q.ask_size ?? 0, p: q.bid, s: q.bid_size ?? 0, t: nanos(q.timestamp ?? 0) };
   if (entry.assetClass === 'forex' && q) out.lastQuote = { a: q.ask, b: q.bid, t: q.timestamp, x: 0 };
   if (entry.assetClass !== 'forex' && trade) out.lastTrade = { c: [], i: '', p: trade.price, s: trade.size ?? 0, t: time(trade.timestamp ?? 0), x: 0 };

@@ -6,7 +6,9 @@ import { accountOf } from '../../plugins/gate.ts';
 import { aggsBody, groupedBody, prevBody } from './aggs.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 import { lastCryptoTradeBody, lastCurrencyQuoteBody, lastQuoteBody, lastTradeBody, snapshotBody, snapshotsBody } from './latest.ts';
+import { cryptoOpenCloseBody, openCloseBody, tickerDetailsBody } from './details.ts';
 import { marketStatusBody, tickersBody, upcomingBody } from './reference.ts';
+import { indicesSnapshotBody, snapshotV3Body } from './snapshot-v3.ts';
 
 const Ticker = t.Object({ ticker: t.String() });
 const Pair = t.Object({ from: t.String(), to: t.String() });
@@ -19,6 +21,14 @@ const TickersQuery = t.Object({ tickers: t.Optional(t.Union([t.String(), t.Array
 const ListQuery = t.Object({
   ticker: t.Optional(t.String()), type: t.Optional(t.String()), market: t.Optional(t.String()), exchange: t.Optional(t.String()), search: t.Optional(t.String()),
   active: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()),
+});
+
+const OpenClosePath = t.Object({ ticker: t.String(), date: t.String() });
+const CryptoOpenClosePath = t.Object({ from: t.String(), to: t.String(), date: t.String() });
+const DetailsQuery = t.Object({ date: t.Optional(t.String()), apiKey: t.Optional(t.String()) });
+const SnapshotV3Query = t.Object({
+  'ticker.any_of': t.Optional(t.String()), ticker: t.Optional(t.String()), 'ticker.gte': t.Optional(t.String()), 'ticker.gt': t.Optional(t.String()), 'ticker.lte': t.Optional(t.String()), 'ticker.lt': t.Optional(t.String()),
+  type: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()),
 });
 
 const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '');
@@ -46,5 +56,10 @@ export function massiveRoutes(deps: ApiDeps) {
     .get('/v2/snapshot/locale/global/markets/forex/tickers/:ticker', ({ params, request, set }) => snapshotBody(deps, accountOf(request), 'forex', params.ticker, requestIdOf(set)), { params: Ticker, query: KeyQuery })
     .get('/v1/marketstatus/now', () => marketStatusBody(deps), { query: KeyQuery })
     .get('/v1/marketstatus/upcoming', () => upcomingBody(deps), { query: KeyQuery })
-    .get('/v3/reference/tickers', ({ query, request, set }) => tickersBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: ListQuery });
+    .get('/v3/reference/tickers', ({ query, request, set }) => tickersBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: ListQuery })
+    .get('/v3/reference/tickers/:ticker', ({ params, request, set }) => tickerDetailsBody(deps, accountOf(request), params.ticker, requestIdOf(set)), { params: Ticker, query: DetailsQuery })
+    .get('/v1/open-close/crypto/:from/:to/:date', ({ params, request }) => cryptoOpenCloseBody(deps, accountOf(request), params.from, params.to, params.date), { params: CryptoOpenClosePath, query: AdjustedQuery })
+    .get('/v1/open-close/:ticker/:date', ({ params, request }) => openCloseBody(deps, accountOf(request), params.ticker, params.date), { params: OpenClosePath, query: AdjustedQuery })
+    .get('/v3/snapshot', ({ query, request, set }) => snapshotV3Body(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: SnapshotV3Query })
+    .get('/v3/snapshot/indices', ({ query, request, set }) => indicesSnapshotBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: SnapshotV3Query });
 }

@@ -64,3 +64,38 @@ export const MassiveTickersSchema = open(
   },
   'MassiveTickers',
 );
+
+export const MassiveTickerDetailsSchema = open(
+  {
+    request_id: Str,
+    status: T.Literal('OK'),
+    results: T.Object({
+      ticker: Str, name: Str, market: Str, locale: Str, active: T.Boolean(), currency_name: Str, type: T.Optional(Str), ticker_root: T.Optional(Str), primary_exchange: T.Optional(Str),
+      total_employees: T.Optional(Num), sic_description: T.Optional(Str), market_cap: T.Optional(Num), share_class_shares_outstanding: T.Optional(Num), weighted_shares_outstanding: T.Optional(Num),
+    }),
+  },
+  'MassiveTickerDetails',
+);
+export const MassiveOpenCloseSchema = open({ status: T.Literal('OK'), from: Str, symbol: Str, open: Num, high: Num, low: Num, close: Num, volume: T.Optional(Num) }, 'MassiveOpenClose');
+export const MassiveCryptoOpenCloseSchema = open({ symbol: Str, isUTC: T.Boolean(), day: Str, open: Num, close: Num, openTrades: T.Array(T.Unknown()), closingTrades: T.Array(T.Unknown()) }, 'MassiveCryptoOpenClose');
+
+const SnapshotSession = T.Object({ open: Num, high: Num, low: Num, close: Num, change: Num, change_percent: Num, previous_close: Num, volume: T.Optional(Num), price: T.Optional(Num) });
+export const MassiveSnapshotItemSchema = open(
+  {
+    ticker: Str,
+    name: T.Optional(Str),
+    type: T.Optional(Str),
+    market_status: T.Optional(Str),
+    timeframe: T.Optional(Str),
+    last_updated: T.Optional(T.Integer()),
+    value: T.Optional(Num),
+    session: T.Optional(SnapshotSession),
+    last_quote: T.Optional(T.Object({ ask: Num, bid: Num, ask_size: Num, bid_size: Num, midpoint: T.Optional(Num), last_updated: T.Integer(), timeframe: Str })),
+    last_trade: T.Optional(T.Object({ price: Num, size: Num, sip_timestamp: T.Integer(), last_updated: T.Integer(), timeframe: Str })),
+    last_minute: T.Optional(T.Object({ open: Num, high: Num, low: Num, close: Num, volume: Num })),
+    error: T.Optional(Str),
+    message: T.Optional(Str),
+  },
+  'MassiveSnapshotItem',
+);
+export const MassiveSnapshotV3Schema = open({ request_id: Str, status: T.Literal('OK'), results: T.Array(MassiveSnapshotItemSchema), next_url: T.Optional(Str) }, 'MassiveSnapshotV3');
