@@ -6,10 +6,10 @@ import { PrevBarSchema, RangeSchema } from '../../src/domain/schemas.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
-// A month of minutes and a year of days: the harness waits for the whole history build, which
+// Two weeks of minutes and a year of days: the harness waits for the whole history build, which
 // takes a minute and more on a busy 2-core machine.
 beforeAll(async () => {
-  server = await startServer({ args: ['--history-days', '31', '--history-years', '1'] });
+  server = await startServer({ args: ['--history-days', '14', '--history-years', '1'] });
 }, 300_000);
 afterAll(() => server.stop());
 
