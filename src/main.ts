@@ -1,16 +1,10 @@
 #!/usr/bin/env bun
 // Wiring only: dispatches `mds <command>` to its module and turns usage errors into exit code 2.
+// Each command's module is loaded when it runs: `mds keys list` or `mds --version` does not pay
+// for loading the server (the REST app, the feeds, NATS), which takes about a second.
 import { parseServeConfig, serveHelp, UsageError } from './config.ts';
-import { serve } from './cli/serve.ts';
-import { runKeys } from './cli/keys.ts';
-import { runImport } from './cli/import.ts';
-import { runBackup } from './cli/backup.ts';
-import { runFeeds } from './cli/feeds.ts';
-import { runCompact } from './cli/compact.ts';
-import { runMcp } from './cli/mcp.ts';
-import { runCoverage } from './cli/coverage.ts';
 import { COMMIT, VERSION } from './version.ts';
-import { UnusableStoreError } from './store/index.ts';
+import { UnusableStoreError } from './store/store-file.ts';
 
 const HELP = `mds ${VERSION}: a self-hosted market data service (REST + WebSocket over an embedded store)
 
@@ -47,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(serveHelp());
       return 0;
     }
+    const { serve } = await import('./cli/serve.ts');
     const server = await serve(config);
     await new Promise<void>((resolveStop) => {
       const onSignal = () => void server.stop().then(resolveStop);
@@ -55,14 +50,14 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  if (command === 'keys') return runKeys(rest, process.env, (text) => process.stdout.write(text));
-  if (command === 'import') return runImport(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTty: process.stderr.isTTY === true });
-  if (command === 'backup') return runBackup(rest, process.env, { out: (text) => process.stdout.write(text) });
-  if (command === 'feeds') return runFeeds(rest, (text) => process.stdout.write(text));
-  if (command === 'compact') return runCompact(rest, process.env, { out: (text) => process.stdout.write(text) });
-  if (command === 'coverage') return runCoverage(rest, process.env, { out: (text) => process.stdout.write(text) });
+  if (command === 'keys') return (await import('./cli/keys.ts')).runKeys(rest, process.env, (text) => process.stdout.write(text));
+  if (command === 'import') return (await import('./cli/import.ts')).runImport(rest, process.env, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), isTty: process.stderr.isTTY === true });
+  if (command === 'backup') return (await import('./cli/backup.ts')).runBackup(rest, process.env, { out: (text) => process.stdout.write(text) });
+  if (command === 'feeds') return (await import('./cli/feeds.ts')).runFeeds(rest, (text) => process.stdout.write(text));
+  if (command === 'compact') return (await import('./cli/compact.ts')).runCompact(rest, process.env, { out: (text) => process.stdout.write(text) });
+  if (command === 'coverage') return (await import('./cli/coverage.ts')).runCoverage(rest, process.env, { out: (text) => process.stdout.write(text) });
   // stdout carries the protocol: help goes there only when asked for.
-  if (command === 'mcp') return runMcp(rest, process.env, { out: (text) => process.stdout.write(text) });
+  if (command === 'mcp') return (await import('./cli/mcp.ts')).runMcp(rest, process.env, { out: (text) => process.stdout.write(text) });
   throw new UsageError(`unknown command ${JSON.stringify(command)}; run 'mds --help' for the commands`);
 }
 
