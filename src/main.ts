@@ -48,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const server = await serve(config);
+    // Without TLS, SIGHUP keeps its default (the process ends), as before.
+    if (config.tlsCert !== null) process.on('SIGHUP', () => server.reloadTls());
     await new Promise<void>((resolveStop) => {
       const onSignal = () => void server.stop().then(resolveStop);
       process.once('SIGTERM', onSignal);
