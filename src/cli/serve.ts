@@ -107,7 +107,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   // A new edge (no store yet) waits, bootstrapping on its port, for the ingest node's latest snapshot.
   let boot: Awaited<ReturnType<typeof bootstrapEdge>>;
   try {
-    boot = await bootstrapEdge(config, dataDir, VERSION, logLine);
+    boot = await bootstrapEdge(config, dataDir, VERSION, logLine, tls);
   } catch (err) {
     unlock();
     throw listenFailure(config.host, config.port, err);

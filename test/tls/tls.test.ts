@@ -84,6 +84,12 @@ describe('https', () => {
   });
 });
 
+test('behind a TLS-ending proxy, next_url follows X-Forwarded-Proto and X-Forwarded-Host', async () => {
+  const path = '/compat/massive/v2/aggs/ticker/X:BTCUSD/range/1/minute/2026-03-03/2026-03-04?limit=2';
+  const res = await fetch(`${server.base}${path}`, { headers: { 'x-api-key': server.key, 'x-forwarded-proto': 'https', 'x-forwarded-host': 'md.example.com' }, tls: { ca: first.cert } });
+  expect(((await res.json()) as { next_url: string }).next_url).toStartWith('https://md.example.com/compat/massive/v2/aggs/ticker/');
+});
+
 describe('wss', () => {
   test('the native stream over wss delivers a quote', async () => {
     await using ws = await connect(`${server.wsBase}/?apiKey=${server.key}`, { tls: { ca: first.cert } });
