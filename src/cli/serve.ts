@@ -274,7 +274,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   logger.info(`streaming on ${ws}://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
   if (tls !== null) logger.info(`TLS: ${describePair(tls, systemClock.nowMs())} (SIGHUP re-reads ${config.tlsCert} and ${config.tlsKey})`);
   if (metricsServer !== null) logger.info(`metrics on http://${shownHost}:${metricsServer.port}/metrics (open to anyone who can reach this port)`);
-  if (config.metricsToken !== null) logger.info(`metrics on http://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
+  if (config.metricsToken !== null) logger.info(`metrics on ${http}://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
   logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
     logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);

@@ -1,5 +1,5 @@
 // `mds serve` over TLS as a child process (it must receive SIGHUP), on port 0 with a temporary data
-// dir; it is ready once it prints its https URL.
+// dir; it is ready once it has printed its start lines (its https URL among them).
 import { resolve } from 'node:path';
 import { TEST_KEY, WEDNESDAY_US_OPEN } from '../support/server.ts';
 
@@ -40,8 +40,9 @@ export async function spawnTlsServer(dataDir: string, certFile: string, keyFile:
       await Bun.sleep(20);
     }
   };
-  const m = await waitForOutput(/serving REST on https:\/\/127\.0\.0\.1:(\d+)/);
-  const port = Number(m[1]);
+  // Ready once every start line is out (the development key's is the last).
+  await waitForOutput(/development API key/);
+  const port = Number((await waitForOutput(/serving REST on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
   return {
     base: `https://127.0.0.1:${port}`,
     wsBase: `wss://127.0.0.1:${port}`,

@@ -154,11 +154,17 @@ describe('certificate reload on SIGHUP', () => {
     writeFileSync(keyFile, 'not a key\n');
     const beforeBad = server.output().length;
     server.proc.kill('SIGHUP');
-    const failed = await server.waitForOutput(/TLS reload failed: (.*)/, beforeBad);
+    const failed = await server.waitForOutput(/TLS reload failed: (.*)\n/, beforeBad);
     expect(failed[1]).toContain(`--tls-key ${keyFile} is not an unencrypted PEM private key`);
     expect(failed[1]).toContain(`still serving the certificate CN=localhost, serial ${second.serial}`);
     expect((await servedCertificate()).fingerprint256).toBe(second.fingerprint256);
     expect((await get('/health', second.cert)).status).toBe(200);
     expect(server.proc.exitCode).toBeNull();
   });
+});
+
+test('SIGTERM after a reload stops cleanly, the retired listener with the current one', async () => {
+  server.proc.kill('SIGTERM');
+  expect(await server.proc.exited).toBe(0);
+  expect(server.output()).toContain('stopped; everything written is on disk');
 });
