@@ -44,6 +44,7 @@ import { linkedAccounts } from '../cluster/accounts.ts';
 import { adoptBootstrap, bootstrapEdge } from '../cluster/edge-bootstrap.ts';
 import { describePair, readTlsPair, TlsFileError, type TlsPair } from './tls-pair.ts';
 import { Listeners } from './listeners.ts';
+import { tlsReloader } from './tls-reload.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -283,43 +284,13 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     logger.info(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
   }
 
-  const reloadTls = (): boolean => {
-    if (config.tlsCert === null || config.tlsKey === null || tls === null || listeners === null) {
-      logger.warn('TLS reload asked for, but the server runs without --tls-cert and --tls-key: nothing to reload');
-      return false;
-    }
-    if (stopping !== null) return false;
-    let next: TlsPair;
-    try {
-      next = readTlsPair(config.tlsCert, config.tlsKey);
-    } catch (err) {
-      logger.error(`TLS reload failed: ${(err as Error).message}; still serving the ${describePair(tls, systemClock.nowMs())}`);
-      return false;
-    }
-    return swapListener(next);
-  };
-  /**
-   * The old listener stops listening (its connections go on) and a new one takes the port with the
-   * new pair, in one turn of the event loop: no connection is accepted in between, none is cut.
-   */
-  const swapListener = (next: TlsPair): boolean => {
-    const previous = listeners!.current;
-    void previous.stop(false);
-    try {
-      listeners!.replace(listen(port, next));
-    } catch (err) {
-      logger.error(`TLS reload failed: port ${port} could not be listened on with the new certificate (${(err as Error).message}); listening with the old one again`);
-      try {
-        listeners!.replace(listen(port, tls));
-      } catch (again) {
-        logger.error(`port ${port} could not be listened on again (${(again as Error).message}): open connections go on, new ones are refused until a reload succeeds`);
-      }
-      return false;
-    }
-    tls = next;
-    logger.info(`TLS reloaded: new connections get the ${describePair(next, systemClock.nowMs())}; open connections keep theirs`);
-    return true;
-  };
+  const reloadTls =
+    tls === null || config.tlsCert === null || config.tlsKey === null
+      ? () => {
+          logger.warn('TLS reload asked for, but the server runs without --tls-cert and --tls-key: nothing to reload');
+          return false;
+        }
+      : tlsReloader({ certFile: config.tlsCert, keyFile: config.tlsKey, served: tls, listeners, port, listen, log: logger, nowMs: () => systemClock.nowMs() });
 
-  return { port, metricsPort: metricsServer?.port ?? null, reloadTls, stop };
+  return { port, metricsPort: metricsServer?.port ?? null, reloadTls: () => stopping === null && reloadTls(), stop };
 }
