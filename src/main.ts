@@ -47,9 +47,14 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(serveHelp());
       return 0;
     }
-    const server = await serve(config);
+    // SIGHUP re-reads the certificate; one during the start is applied once the server listens.
     // Without TLS, SIGHUP keeps its default (the process ends), as before.
-    if (config.tlsCert !== null) process.on('SIGHUP', () => server.reloadTls());
+    let reloadTls: (() => boolean) | null = null;
+    let reloadAsked = false;
+    if (config.tlsCert !== null) process.on('SIGHUP', () => (reloadTls === null ? (reloadAsked = true) : reloadTls()));
+    const server = await serve(config);
+    reloadTls = server.reloadTls;
+    if (reloadAsked) reloadTls();
     await new Promise<void>((resolveStop) => {
       const onSignal = () => void server.stop().then(resolveStop);
       process.once('SIGTERM', onSignal);

@@ -3,13 +3,9 @@
 import { resolve } from 'node:path';
 import { TEST_KEY, WEDNESDAY_US_OPEN } from '../support/server.ts';
 
-export interface TlsChild extends AsyncDisposable {
-  /** https://127.0.0.1:PORT */
-  base: string;
-  /** wss://127.0.0.1:PORT */
-  wsBase: string;
-  port: number;
-  key: string;
+export const MAIN = resolve(import.meta.dir, '../../src/main.ts');
+
+export interface StartingTlsChild extends AsyncDisposable {
   proc: ReturnType<typeof Bun.spawn>;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
@@ -17,9 +13,17 @@ export interface TlsChild extends AsyncDisposable {
   waitForOutput(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
 }
 
-export const MAIN = resolve(import.meta.dir, '../../src/main.ts');
+export interface TlsChild extends StartingTlsChild {
+  /** https://127.0.0.1:PORT */
+  base: string;
+  /** wss://127.0.0.1:PORT */
+  wsBase: string;
+  port: number;
+  key: string;
+}
 
-export async function spawnTlsServer(dataDir: string, certFile: string, keyFile: string): Promise<TlsChild> {
+/** Starts the child and returns at once, before it serves. */
+export function startTlsChild(dataDir: string, certFile: string, keyFile: string): StartingTlsChild {
   const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, '--history-days', '1', '--history-years', '0', '--clock-start', WEDNESDAY_US_OPEN, '--seed', '7', '--tls-cert', certFile, '--tls-key', keyFile];
   const proc = Bun.spawn([process.execPath, MAIN, ...args], { stdout: 'pipe', stderr: 'pipe' });
   let out = '';
@@ -40,14 +44,7 @@ export async function spawnTlsServer(dataDir: string, certFile: string, keyFile:
       await Bun.sleep(20);
     }
   };
-  // Ready once every start line is out (the development key's is the last).
-  await waitForOutput(/development API key/);
-  const port = Number((await waitForOutput(/serving REST on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
   return {
-    base: `https://127.0.0.1:${port}`,
-    wsBase: `wss://127.0.0.1:${port}`,
-    port,
-    key: TEST_KEY,
     proc,
     output: () => out,
     waitForOutput,
@@ -56,4 +53,12 @@ export async function spawnTlsServer(dataDir: string, certFile: string, keyFile:
       await proc.exited;
     },
   };
+}
+
+export async function spawnTlsServer(dataDir: string, certFile: string, keyFile: string): Promise<TlsChild> {
+  const child = startTlsChild(dataDir, certFile, keyFile);
+  // Ready once every start line is out (the development key's is the last).
+  await child.waitForOutput(/development API key/);
+  const port = Number((await child.waitForOutput(/serving REST on https:\/\/127\.0\.0\.1:(\d+)/))[1]);
+  return { ...child, base: `https://127.0.0.1:${port}`, wsBase: `wss://127.0.0.1:${port}`, port, key: TEST_KEY };
 }

@@ -1,11 +1,13 @@
 // What `mds serve` says, before it touches the data dir, when its TLS flags cannot serve: exit
-// code 2 (as every configuration error) and a message naming the flag or the file.
+// code 2 (as every configuration error) and a message naming the flag or the file. And one start
+// that goes through, with a SIGHUP sent before the port opens.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMds, runMdsWith } from '../support/cli.ts';
 import { tempDir, type TempDir } from '../support/temp-dir.ts';
 import { makeCertificate, type TestCertificate } from './certificate.ts';
+import { startTlsChild } from './tls-server.ts';
 
 let dir: TempDir;
 let cert: TestCertificate;
@@ -66,3 +68,14 @@ test('serve --help lists both flags and their environment variables', async () =
   expect(r.out).toMatch(/--tls-cert FILE +PEM certificate .*\n +env MDS_TLS_CERT\n/);
   expect(r.out).toMatch(/--tls-key FILE +PEM private key of --tls-cert\n +env MDS_TLS_KEY\n/);
 });
+
+test('a SIGHUP during the start does not end the server: the reload runs once it listens', async () => {
+  await using child = startTlsChild(join(dir.path, 'hup-data'), cert.certFile, cert.keyFile);
+  // Printed by the start before the port opens (the simulator's first history).
+  await child.waitForOutput(/first start: making the recent history/);
+  child.proc.kill('SIGHUP');
+  const listening = (await child.waitForOutput(/serving REST on https:/)).index;
+  const reloaded = (await child.waitForOutput(/TLS reloaded: new connections get the certificate CN=localhost/)).index;
+  expect(reloaded).toBeGreaterThan(listening);
+  expect(child.proc.exitCode).toBeNull();
+}, 120_000);
