@@ -56,6 +56,9 @@ export interface ServeConfig {
   snapshotEveryMin: number;
   /** Alpaca crypto data requests without a key: `auto` serves them while the development key is on. */
   keylessCrypto: KeylessCrypto;
+  /** PEM certificate (chain) and private key files: the port serves https and wss; both or neither. */
+  tlsCert: string | null;
+  tlsKey: string | null;
 }
 
 export const KEYLESS_CRYPTO_MODES = ['auto', 'on', 'off'] as const;
@@ -230,6 +233,8 @@ const OPTIONS = [
   { key: 'edgeMaxLagMs', flag: 'edge-max-lag-ms', env: 'MDS_EDGE_MAX_LAG_MS', arg: 'N', allowed: 'an integer from 100 to 3600000', help: "edge: /health says 'degraded' while the edge is further behind the stream than this", fallback: 5_000, parse: integer(100, 3_600_000) },
   { key: 'edgeBootstrapTimeoutS', flag: 'edge-bootstrap-timeout', env: 'MDS_EDGE_BOOTSTRAP_TIMEOUT', arg: 'SECONDS', allowed: 'an integer from 0 to 86400', help: "edge, empty data dir: how long to wait for the ingest node's first snapshot (/health 503 'bootstrapping' meanwhile) before serving only what the stream holds, said in /health and /coverage", fallback: 600, parse: integer(0, 86_400) },
   { key: 'snapshotEveryMin', flag: 'snapshot-every', env: 'MDS_SNAPSHOT_EVERY', arg: 'MINUTES', allowed: 'an integer from 0 to 10080', help: 'ingest: minutes between store snapshots that new edges start from, in the NATS object store (0: none; the first once connected)', fallback: 60, parse: integer(0, 10_080) },
+  { key: 'tlsCert', flag: 'tls-cert', env: 'MDS_TLS_CERT', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM certificate (leaf first, then any intermediates): the port serves https and wss (with --tls-key; SIGHUP re-reads both)', fallback: null, parse: (raw: string) => raw },
+  { key: 'tlsKey', flag: 'tls-key', env: 'MDS_TLS_KEY', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM private key of --tls-cert', fallback: null, parse: (raw: string) => raw },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see docs/keys.md, Plans)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
@@ -298,7 +303,14 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
   }
   config.noDevKey = values['no-dev-key'] === true || env.MDS_NO_DEV_KEY === '1' || env.MDS_NO_DEV_KEY === 'true';
   checkRole(config as unknown as ServeConfig, typeof values.feed === 'string' || (env.MDS_FEED ?? '') !== '');
+  checkTls(config as unknown as ServeConfig);
   return config as unknown as ServeConfig;
+}
+
+/** A certificate without its key (or the reverse) cannot serve TLS: say which one is missing. */
+function checkTls(c: ServeConfig): void {
+  if (c.tlsCert !== null && c.tlsKey === null) throw new UsageError('--tls-cert needs --tls-key FILE (MDS_TLS_KEY): the PEM private key of the certificate');
+  if (c.tlsKey !== null && c.tlsCert === null) throw new UsageError('--tls-key needs --tls-cert FILE (MDS_TLS_CERT): the PEM certificate of the key');
 }
 
 /** The flags a role needs and those it cannot take. */

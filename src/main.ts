@@ -41,8 +41,15 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(serveHelp());
       return 0;
     }
+    // SIGHUP re-reads the certificate; one during the start is applied once the server listens.
+    // Without TLS, SIGHUP keeps its default (the process ends), as before.
+    let reloadTls: (() => boolean) | null = null;
+    let reloadAsked = false;
+    if (config.tlsCert !== null) process.on('SIGHUP', () => (reloadTls === null ? (reloadAsked = true) : reloadTls()));
     const { serve } = await import('./cli/serve.ts');
     const server = await serve(config);
+    reloadTls = server.reloadTls;
+    if (reloadAsked) reloadTls();
     await new Promise<void>((resolveStop) => {
       const onSignal = () => void server.stop().then(resolveStop);
       process.once('SIGTERM', onSignal);

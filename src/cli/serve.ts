@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { OffsetClock, shiftedClock, systemClock, type Clock } from '../clock.ts';
 import { asLogger, createLogger, type LineLog, type Logger } from '../log.ts';
-import { keylessCryptoOn, type ServeConfig } from '../config.ts';
+import { keylessCryptoOn, UsageError, type ServeConfig } from '../config.ts';
 import { HISTORY_BUILD_META } from '../domain/history-build.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
@@ -42,6 +42,9 @@ import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
 import { planClusterNode } from '../cluster/cluster-node.ts';
 import { linkedAccounts } from '../cluster/accounts.ts';
 import { adoptBootstrap, bootstrapEdge } from '../cluster/edge-bootstrap.ts';
+import { describePair, readTlsPair, TlsFileError, type TlsPair } from './tls-pair.ts';
+import { Listeners } from './listeners.ts';
+import { tlsReloader } from './tls-reload.ts';
 
 export type Log = LineLog;
 /** How often free disk space is checked, and retention applied, in the background. */
@@ -56,6 +59,11 @@ export interface RunningServer {
   port: number;
   /** The port of --metrics-port once listening, or null without one. */
   metricsPort: number | null;
+  /**
+   * Re-reads --tls-cert and --tls-key (on SIGHUP) and serves them to new connections; open ones
+   * keep theirs. false, with the reason logged, when they cannot serve: the old pair stays.
+   */
+  reloadTls(): boolean;
   stop(): Promise<void>;
 }
 
@@ -83,6 +91,14 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
   const clusterPlan = planClusterNode(config);
   await checkListenHost(config.host);
+  let tls: TlsPair | null = null;
+  if (config.tlsCert !== null && config.tlsKey !== null) {
+    try {
+      tls = readTlsPair(config.tlsCert, config.tlsKey);
+    } catch (err) {
+      throw err instanceof TlsFileError ? new UsageError(err.message) : err;
+    }
+  }
   refuseFullDisk(dataDir, freeBytesAt(dataDir));
   const unlock = lockDataDir(dataDir);
   // An edge's clock follows its ingest node's (set from the stream); --clock-start is where it starts.
@@ -92,7 +108,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   // A new edge (no store yet) waits, bootstrapping on its port, for the ingest node's latest snapshot.
   let boot: Awaited<ReturnType<typeof bootstrapEdge>>;
   try {
-    boot = await bootstrapEdge(config, dataDir, VERSION, logLine);
+    boot = await bootstrapEdge(config, dataDir, VERSION, logLine, tls);
   } catch (err) {
     unlock();
     throw listenFailure(config.host, config.port, err);
@@ -184,8 +200,9 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   // The Massive/Alpaca dialects' stream paths (their connections run on the native stream's code).
   const compatStream = compatStreamRoutes(hub, stream, (req) => app.fetch(req));
-  let server: Server<ConnData> | null = null;
-  const peerAddress = (req: Request) => server?.requestIP(req)?.address;
+  let listeners: Listeners | null = null;
+  // Any listener answers for a request of another (the address is the request's socket's).
+  const peerAddress = (req: Request) => listeners?.current.requestIP(req)?.address;
   // MCP for AI agents on the same port: the key is checked as REST checks it, and every tool call
   // is the REST calls it mirrors, made in-process as that key (same plans, quotas, messages).
   const mcp = createMcpHandler({
@@ -213,20 +230,24 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       auth.stop();
       await metricsServer?.stop(true);
       metrics?.stop();
-      await server?.stop(true);
+      await listeners?.stop();
       const isComplete = await store.close();
       unlock();
       if (isComplete) logger.info('stopped; everything written is on disk');
       else logger.error(`stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
+  const listen = (port: number, pair: TlsPair | null): Server<ConnData> => {
+    app.listen({ port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30, ...(pair === null ? {} : { tls: { cert: pair.cert, key: pair.key } }) });
+    return app.server as unknown as Server<ConnData>;
+  };
   try {
     await boot?.release();
-    app.listen({ port: boot?.port ?? config.port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30 });
+    listeners = new Listeners(listen(boot?.port ?? config.port, tls));
   } catch (err) {
     await stop();
     throw listenFailure(config.host, config.port, err);
   }
-  server = app.server as unknown as Server<ConnData>;
+  const server = listeners.current;
   if (metrics !== null && config.metricsPort !== null) {
     try {
       metricsServer = serveMetricsPort(metrics, config.host, config.metricsPort);
@@ -242,24 +263,34 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   });
   // `mds import` warns about history this retention would remove.
   void store.putMeta('retention', config.retain);
-  hub.attach(server as unknown as Server<unknown>);
+  hub.attach(listeners);
   stream.start();
   // Older history is made while the server serves: the port is open and live data flows meanwhile.
   feeds.backfillInBackground();
   const port = server.port!;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  logger.info(`mds ${VERSION} serving REST on http://${shownHost}:${port}`);
+  const [http, ws] = tls === null ? ['http', 'ws'] : ['https', 'wss'];
+  logger.info(`mds ${VERSION} serving REST on ${http}://${shownHost}:${port}`);
   // Not `?apiKey=<key>`: no log line holds that text, so an operator can alert on it.
-  logger.info(`streaming on ws://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
+  logger.info(`streaming on ${ws}://${shownHost}:${port}/ (the key as the x-api-key header or the apiKey query parameter)`);
+  if (tls !== null) logger.info(`TLS: ${describePair(tls, systemClock.nowMs())} (SIGHUP re-reads ${config.tlsCert} and ${config.tlsKey})`);
   if (metricsServer !== null) logger.info(`metrics on http://${shownHost}:${metricsServer.port}/metrics (open to anyone who can reach this port)`);
-  if (config.metricsToken !== null) logger.info(`metrics on http://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
+  if (config.metricsToken !== null) logger.info(`metrics on ${http}://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
   logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
     logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);
-    logger.info(`try: curl -H 'x-api-key: ${devKey}' http://${shownHost}:${port}/crypto/quote/BTCUSD`);
+    logger.info(`try: curl -H 'x-api-key: ${devKey}' ${http}://${shownHost}:${port}/crypto/quote/BTCUSD`);
   } else {
     logger.info(`feed ${config.feed}; no development key: make keys with 'mds keys create --plan <plan> --data-dir ${dataDir}'`);
   }
 
-  return { port, metricsPort: metricsServer?.port ?? null, stop };
+  const reloadTls =
+    tls === null || config.tlsCert === null || config.tlsKey === null
+      ? () => {
+          logger.warn('TLS reload asked for, but the server runs without --tls-cert and --tls-key: nothing to reload');
+          return false;
+        }
+      : tlsReloader({ certFile: config.tlsCert, keyFile: config.tlsKey, served: tls, listeners, port, listen, log: logger, nowMs: () => systemClock.nowMs() });
+
+  return { port, metricsPort: metricsServer?.port ?? null, reloadTls: () => stopping === null && reloadTls(), stop };
 }

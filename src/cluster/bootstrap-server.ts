@@ -22,11 +22,13 @@ export class BootstrapServer {
   private readonly server: Server<undefined>;
   private requestNo = 0;
 
-  constructor(host: string, port: number, version: string, progress: () => BootstrapProgress) {
+  /** `tls`: the PEM pair of --tls-cert/--tls-key, so the port speaks https while it bootstraps too. */
+  constructor(host: string, port: number, version: string, progress: () => BootstrapProgress, tls: { cert: string; key: string } | null = null) {
     this.server = Bun.serve({
       hostname: host,
       port,
       reusePort: false,
+      ...(tls === null ? {} : { tls: { cert: tls.cert, key: tls.key } }),
       fetch: (req) => {
         const p = progress();
         const reason = reasonOf(p);

@@ -39,12 +39,12 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
  * and waits (bounded) for a snapshot to restore. Null when there is nothing to wait for (not an
  * edge, or a store already there).
  */
-export async function bootstrapEdge(config: ServeConfig, dataDir: string, version: string, log: (line: string) => void): Promise<EdgeBootstrap | null> {
+export async function bootstrapEdge(config: ServeConfig, dataDir: string, version: string, log: (line: string) => void, tls: { cert: string; key: string } | null = null): Promise<EdgeBootstrap | null> {
   if (config.role !== 'edge' || hasStore(dataDir)) return null;
   const timeoutMs = config.edgeBootstrapTimeoutS * 1000;
   const startedMs = performance.now();
   const progress: BootstrapProgress = { state: 'connecting', waitedS: 0, timeoutS: config.edgeBootstrapTimeoutS, bytes: 0, totalBytes: null, lastError: null };
-  const server = new BootstrapServer(config.host, config.port, version, () => ({ ...progress, waitedS: Math.round((performance.now() - startedMs) / 1000) }));
+  const server = new BootstrapServer(config.host, config.port, version, () => ({ ...progress, waitedS: Math.round((performance.now() - startedMs) / 1000) }), tls);
   log(`new edge: waiting up to ${config.edgeBootstrapTimeoutS} s for the ingest node's first store snapshot; /health answers 503 'bootstrapping' on port ${server.port} meanwhile`);
   const isLate = () => performance.now() - startedMs >= timeoutMs;
   let info: SnapshotInfo | null = null;

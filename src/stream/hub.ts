@@ -50,8 +50,11 @@ export interface BarSink {
   onMinuteBar(entry: SymbolEntry, minute: Readonly<Bar>, day: Readonly<Bar> | null): void;
 }
 
+/** What the hub publishes through: the server, or all the port's listeners after a TLS reload. */
+export type TopicPublisher = Pick<Server<unknown>, 'publish' | 'subscriberCount'>;
+
 export class StreamHub implements TickSink, BarSink {
-  private server: Server<unknown> | null = null;
+  private server: TopicPublisher | null = null;
   /** Frames published (one per receiving connection): ticks and heartbeats. */
   published = 0;
   /** Their payload bytes, per receiving connection. */
@@ -66,7 +69,7 @@ export class StreamHub implements TickSink, BarSink {
     this.dialects.push(encoder);
   }
 
-  attach(server: Server<unknown>): void {
+  attach(server: TopicPublisher): void {
     this.server = server;
   }
 

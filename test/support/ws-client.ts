@@ -12,8 +12,9 @@ export interface WsClient extends AsyncDisposable {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-export async function connect(url: string): Promise<WsClient> {
-  const ws = new WebSocket(url);
+/** `init`: Bun's WebSocket options, e.g. `{ tls: { ca } }` for a wss:// server with a test certificate. */
+export async function connect(url: string, init?: Bun.WebSocketOptions): Promise<WsClient> {
+  const ws = init === undefined ? new WebSocket(url) : new WebSocket(url, init);
   ws.binaryType = 'arraybuffer';
   const messages: any[] = [];
   const waiters: { match: (m: any) => boolean; resolve: (m: any) => void; reject: (err: Error) => void }[] = [];

@@ -8,6 +8,7 @@ import { MASSIVE_PREFIX } from './dialect.ts';
 import { lastCryptoTradeBody, lastCurrencyQuoteBody, lastQuoteBody, lastTradeBody, snapshotBody, snapshotsBody } from './latest.ts';
 import { cryptoOpenCloseBody, openCloseBody, tickerDetailsBody } from './details.ts';
 import { marketStatusBody, tickersBody, upcomingBody } from './reference.ts';
+import { requestOrigin } from '../../request-origin.ts';
 import { indicesSnapshotBody, snapshotV3Body } from './snapshot-v3.ts';
 
 const Ticker = t.Object({ ticker: t.String() });
@@ -34,8 +35,8 @@ const SnapshotV3Query = t.Object({
 const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '');
 /** `tickers`, comma-separated or repeated (the SDK repeats the parameter for an array). */
 const tickersOf = (request: Request) => new URL(request.url).searchParams.getAll('tickers').join(',');
-/** Where `next_url` points: this server, as the client reached it. */
-const originOf = (request: Request) => new URL(request.url).origin;
+/** Where `next_url` points: this server, as the client reached it (through a TLS proxy too). */
+const originOf = requestOrigin;
 
 export function massiveRoutes(deps: ApiDeps) {
   return new Elysia({ prefix: MASSIVE_PREFIX })
