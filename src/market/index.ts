@@ -9,3 +9,4 @@ export { calendarVersion } from './provenance.ts';
 export { addDays, isValidDate, toDayNumber } from './civil-date.ts';
 export { MAX_YEAR, MIN_YEAR } from './session-cache.ts';
 export { localDateOf } from './zoned-time.ts';
+export { newYorkMidnight, stampsNewYork, vendorBarTime } from './us-daily-stamp.ts';

@@ -10,11 +10,17 @@ import { Alpaca, capabilities } from '@alpacahq/alpaca-trade-api';
 import Alpaca3 from 'alpaca-trade-api-3';
 import { DefaultApi as MassiveApi, restClient as massiveClient } from '@massive.com/client-js';
 import { DefaultApi as PolygonApi, restClient as polygonClient } from '@polygon.io/client-js';
-import { startServer, type TestServer } from '../support/server.ts';
+import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 import { massiveFamily, renderMatrix, WHY, withMatrix, type Call, type Section } from './call-matrix.ts';
 
 const DOC = join(import.meta.dir, '../../docs/compatibility.md');
 const [FROM, TO, DAY] = ['2026-03-02', '2026-03-04', '2026-03-03'];
+/**
+ * Tick history windows start at the simulator's clock start: the ring holds the ticks the feed has
+ * made since (the history build writes bars only), so the window is inside the retention and has
+ * ticks by the time the calls run. Indicators read the minute bars of DAY, a full session.
+ */
+const TICKS_FROM = WEDNESDAY_US_OPEN;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -23,12 +29,17 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const run = (f: () => Promise<unknown>): Call => ({ run: f });
+/** The list an answer carries, so an empty list reads as an empty answer rather than a full envelope. */
+const results = (f: () => Promise<unknown>, pick: (body: any) => unknown): Call => run(async () => pick(await f()));
 const why = (text: string): Call => ({ why: text });
 
 /** Massive 10, object arguments. */
 function massiveCalls(rest: ReturnType<typeof massiveClient>): Record<string, Call> {
   const r = rest as unknown as Record<string, (args?: unknown) => Promise<unknown>>;
   const call = (name: string, args?: unknown) => run(() => r[name]!.call(rest, args));
+  const ticks = (name: string, args: object) => results(() => r[name]!.call(rest, { ...args, timestampGte: TICKS_FROM, order: 'asc', limit: 5 }), (b) => b.results);
+  const indicator = (name: string, args: object) => results(() => r[name]!.call(rest, { ...args, timespan: 'minute', timestamp: DAY, limit: 5 }), (b) => b.results.values);
+  const indicators = (cls: string, args: object) => Object.fromEntries(['SMA', 'EMA', 'RSI', 'MACD'].map((i) => [`get${cls}${i}`, indicator(`get${cls}${i}`, args)]));
   return {
     getStocksAggregates: call('getStocksAggregates', { stocksTicker: 'AAPL', multiplier: 1, timespan: 'day', from: FROM, to: TO }),
     getCryptoAggregates: call('getCryptoAggregates', { cryptoTicker: 'X:BTCUSD', multiplier: 1, timespan: 'hour', from: FROM, to: TO }),
@@ -60,6 +71,14 @@ function massiveCalls(rest: ReturnType<typeof massiveClient>): Record<string, Ca
     getMarketHolidays: call('getMarketHolidays'),
     listTickers: call('listTickers', { market: 'crypto', limit: 5 }),
     getTicker: call('getTicker', { ticker: 'AAPL' }),
+    getStocksTrades: ticks('getStocksTrades', { stockTicker: 'AAPL' }),
+    getStocksQuotes: ticks('getStocksQuotes', { stockTicker: 'AAPL' }),
+    getCryptoTrades: ticks('getCryptoTrades', { cryptoTicker: 'X:BTCUSD' }),
+    getForexQuotes: ticks('getForexQuotes', { fxTicker: 'C:EURUSD' }),
+    ...indicators('Stocks', { stockTicker: 'AAPL' }),
+    ...indicators('Crypto', { cryptoTicker: 'X:BTCUSD' }),
+    ...indicators('Forex', { fxTicker: 'C:EURUSD' }),
+    ...indicators('Indices', { indicesTicker: 'I:SPX' }),
   };
 }
 
@@ -68,6 +87,15 @@ function polygonCalls(rest: ReturnType<typeof polygonClient>): Record<string, Ca
   const r = rest as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   const call = (name: string, ...args: unknown[]) => run(() => r[name]!.apply(rest, args));
   const u = undefined;
+  // (ticker, timestamp, timestamp.gte, .gt, .lte, .lt, order, limit)
+  const ticks = (name: string, ticker: string) => results(() => r[name]!.call(rest, ticker, u, TICKS_FROM, u, u, u, 'asc', 5), (b) => b.results);
+  // (ticker, timestamp, timespan, adjusted, windows, series_type, expand_underlying, order, limit): crypto's have no `adjusted`.
+  const indicator = (name: string, ticker: string) => {
+    const tail = name.startsWith('getCrypto') ? [] : [u];
+    const windows = name.endsWith('MACD') ? [u, u, u] : [u];
+    return results(() => r[name]!.call(rest, ticker, DAY, 'minute', ...tail, ...windows, u, u, u, 5), (b) => b.results.values);
+  };
+  const indicators = (cls: string, ticker: string) => Object.fromEntries(['SMA', 'EMA', 'RSI', 'MACD'].map((i) => [`get${cls}${i}`, indicator(`get${cls}${i}`, ticker)]));
   return {
     getStocksAggregates: call('getStocksAggregates', 'AAPL', 1, 'day', FROM, TO),
     getCryptoAggregates: call('getCryptoAggregates', 'X:BTCUSD', 1, 'hour', FROM, TO),
@@ -99,6 +127,14 @@ function polygonCalls(rest: ReturnType<typeof polygonClient>): Record<string, Ca
     getMarketHolidays: call('getMarketHolidays'),
     listTickers: call('listTickers', u, u, 'crypto', u, u, u, u, u, u, u, u, u, u, u, 5),
     getTicker: call('getTicker', 'AAPL'),
+    getStocksTrades: ticks('getStocksTrades', 'AAPL'),
+    getStocksQuotes: ticks('getStocksQuotes', 'AAPL'),
+    getCryptoTrades: ticks('getCryptoTrades', 'X:BTCUSD'),
+    getForexQuotes: ticks('getForexQuotes', 'C:EURUSD'),
+    ...indicators('Stocks', 'AAPL'),
+    ...indicators('Crypto', 'X:BTCUSD'),
+    ...indicators('Forex', 'C:EURUSD'),
+    ...indicators('Indices', 'I:SPX'),
   };
 }
 
@@ -113,14 +149,15 @@ function alpaca4Section(alpaca: Alpaca): Section {
   const md = alpaca.marketData as unknown as Record<string, Record<string, (args: unknown) => Promise<unknown>>>;
   const start = new Date(`${FROM}T00:00:00Z`);
   const end = new Date(`${TO}T23:59:59Z`);
+  const ticksFrom = new Date(TICKS_FROM);
   const table: Record<string, (() => Promise<unknown>) | string> = {
     stockBars: () => md.stocks!.stockBars!({ symbols: 'AAPL,MSFT', timeframe: '1Hour', start, end }),
     stockSnapshots: () => md.stocks!.stockSnapshots!({ symbols: 'AAPL,MSFT' }),
     stockLatestBars: () => md.stocks!.stockLatestBars!({ symbols: 'AAPL' }),
     stockLatestQuotes: () => md.stocks!.stockLatestQuotes!({ symbols: 'AAPL' }),
     stockLatestTrades: () => md.stocks!.stockLatestTrades!({ symbols: 'AAPL' }),
-    stockTrades: WHY.ticks,
-    stockQuotes: WHY.ticks,
+    stockTrades: () => md.stocks!.stockTrades!({ symbols: 'AAPL,MSFT', start: ticksFrom, limit: 10 }).then((r: any) => r.trades),
+    stockQuotes: () => md.stocks!.stockQuotes!({ symbols: 'AAPL,MSFT', start: ticksFrom, limit: 10 }).then((r: any) => r.quotes),
     stockAuctions: WHY.auctions,
     stockMetaConditions: WHY.codes,
     stockMetaExchanges: WHY.codes,
@@ -129,8 +166,8 @@ function alpaca4Section(alpaca: Alpaca): Section {
     cryptoLatestBars: () => md.crypto!.cryptoLatestBars!({ loc: 'us', symbols: 'BTC/USD' }),
     cryptoLatestQuotes: () => md.crypto!.cryptoLatestQuotes!({ loc: 'us', symbols: 'BTC/USD' }),
     cryptoLatestTrades: () => md.crypto!.cryptoLatestTrades!({ loc: 'us', symbols: 'BTC/USD' }),
-    cryptoTrades: WHY.ticks,
-    cryptoQuotes: WHY.ticks,
+    cryptoTrades: () => md.crypto!.cryptoTrades!({ loc: 'us', symbols: 'BTC/USD,ETH/USD', start: ticksFrom, limit: 10 }).then((r: any) => r.trades),
+    cryptoQuotes: () => md.crypto!.cryptoQuotes!({ loc: 'us', symbols: 'BTC/USD', start: ticksFrom, limit: 10 }).then((r: any) => r.quotes),
     cryptoLatestOrderbooks: WHY.book,
   };
   const familyOf: Record<string, string> = {
@@ -157,16 +194,18 @@ function alpaca3Section(a: any): Section {
     return out;
   };
   const bars = { start: `${FROM}T00:00:00Z`, end: `${TO}T23:59:59Z`, timeframe: '1Hour' };
+  // A total limit, so the SDK's paging stops after one page instead of reading every retained tick.
+  const ticks = () => ({ start: TICKS_FROM, limit: 10 });
   const entries: [string, Call][] = [
     ['getBarsV2', run(() => collect(a.getBarsV2('AAPL', bars)))],
     ['getMultiBarsV2', run(async () => [...(await a.getMultiBarsV2(['AAPL', 'MSFT'], bars)).entries()])],
     ['getMultiBarsAsyncV2', run(() => collect(a.getMultiBarsAsyncV2(['AAPL', 'MSFT'], bars)))],
-    ['getTradesV2', why(WHY.ticks)],
-    ['getMultiTradesV2', why(WHY.ticks)],
-    ['getMultiTradesAsyncV2', why(WHY.ticks)],
-    ['getQuotesV2', why(WHY.ticks)],
-    ['getMultiQuotesV2', why(WHY.ticks)],
-    ['getMultiQuotesAsyncV2', why(WHY.ticks)],
+    ['getTradesV2', run(() => collect(a.getTradesV2('AAPL', ticks())))],
+    ['getMultiTradesV2', run(async () => [...(await a.getMultiTradesV2(['AAPL', 'MSFT'], ticks())).entries()])],
+    ['getMultiTradesAsyncV2', run(() => collect(a.getMultiTradesAsyncV2(['AAPL', 'MSFT'], ticks())))],
+    ['getQuotesV2', run(() => collect(a.getQuotesV2('AAPL', ticks())))],
+    ['getMultiQuotesV2', run(async () => [...(await a.getMultiQuotesV2(['AAPL', 'MSFT'], ticks())).entries()])],
+    ['getMultiQuotesAsyncV2', run(() => collect(a.getMultiQuotesAsyncV2(['AAPL', 'MSFT'], ticks())))],
     ['getLatestTrade', run(() => a.getLatestTrade('AAPL'))],
     ['getLatestTrades', run(async () => [...(await a.getLatestTrades(['AAPL', 'MSFT'])).entries()])],
     ['getLatestQuote', run(() => a.getLatestQuote('AAPL'))],
@@ -180,8 +219,8 @@ function alpaca3Section(a: any): Section {
     ['getLatestCryptoQuotes', run(async () => [...(await a.getLatestCryptoQuotes(['BTC/USD'])).entries()])],
     ['getLatestCryptoBars', run(async () => [...(await a.getLatestCryptoBars(['BTC/USD'])).entries()])],
     ['getCryptoSnapshots', run(async () => [...(await a.getCryptoSnapshots(['BTC/USD'])).entries()])],
-    ['getCryptoTrades', why(WHY.ticks)],
-    ['getCryptoQuotes', why(WHY.ticks)],
+    ['getCryptoTrades', run(async () => [...(await a.getCryptoTrades(['BTC/USD', 'ETH/USD'], ticks())).entries()])],
+    ['getCryptoQuotes', run(async () => [...(await a.getCryptoQuotes(['BTC/USD'], ticks())).entries()])],
     ['getCryptoOrderbooks', why(WHY.book)],
     ['getOptionBars', why(WHY.options)],
     ['getOptionTrades', why(WHY.options)],

@@ -1,13 +1,18 @@
 // The Alpaca market data WebSocket dialect over a real server: the official SDK, unmodified, pointed
 // at /compat/alpaca by its documented `url` stream option (msgpack framing, as it always asks),
 // receives trades and quotes equal to the native stream's ticks of the same sequence number; raw
-// JSON-protocol tests hold the control messages, error codes, wildcards and entitlements.
+// JSON-protocol tests hold the control messages, error codes, wildcards and entitlements. The daily
+// bar's stamp is checked on the dialect's encoders (test/compat/ws-bars.test.ts streams one to the SDK).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Alpaca, type streaming } from '@alpacahq/alpaca-trade-api';
+import { unpack } from 'msgpackr';
+import type { SymbolEntry } from '../../src/domain/instrument.ts';
+import { ALPACA_JSON_ENCODER, ALPACA_MSGPACK_ENCODER } from '../../src/stream/compat/alpaca-events.ts';
 import { startServer, type TestServer } from '../support/server.ts';
 import { createKeyOn } from '../support/cli.ts';
 import { connect, type WsClient } from '../support/ws-client.ts';
 import { connectVendor, type VendorWs } from '../support/vendor-ws.ts';
+import { nyMidnight } from './ny-midnight.ts';
 
 let server: TestServer;
 let wsBase: string;
@@ -179,3 +184,29 @@ describe('raw protocol (JSON)', () => {
   });
 });
 
+
+describe('daily bars (T:"d"): stamped as the Alpaca REST dialect stamps them', () => {
+  const entry = (symbol: string, assetClass: 'stocks' | 'crypto', market: string | null): SymbolEntry => ({
+    id: 1, symbol, assetClass, name: symbol, market, baseSymbol: null, aliases: [], listed: true, decimals: 2,
+  });
+  const AAPL = entry('US:AAPL', 'stocks', 'US');
+  const BTC = entry('BTCUSD', 'crypto', null);
+  const day = (date: string) => ({ t: Date.parse(`${date}T00:00:00Z`), o: 10, h: 12, l: 9, c: 11, v: 500 });
+  const json = (e: SymbolEntry, d: ReturnType<typeof day>) => JSON.parse(ALPACA_JSON_ENCODER.dailyBar!(e, d) as string)[0];
+  const msgpack = (e: SymbolEntry, d: ReturnType<typeof day>) => unpack(ALPACA_MSGPACK_ENCODER.dailyBar!(e, d) as Uint8Array)[0];
+
+  test("a US stock's day at 00:00 New York of its date, in winter (05:00Z) and summer (04:00Z), JSON and msgpack", () => {
+    for (const [date, utc] of [['2026-03-04', '05:00'], ['2026-07-15', '04:00']] as const) {
+      const bar = day(date);
+      expect(nyMidnight(bar.t)).toBe(Date.parse(`${date}T${utc}:00Z`));
+      expect(json(AAPL, bar)).toEqual({ T: 'd', S: 'AAPL', o: 10, h: 12, l: 9, c: 11, v: 500, t: `${date}T${utc}:00.000000000Z` });
+      expect(msgpack(AAPL, bar)).toEqual({ T: 'd', S: 'AAPL', o: 10, h: 12, l: 9, c: 11, v: 500, t: new Date(nyMidnight(bar.t)) });
+    }
+  });
+
+  test("a crypto pair's day stays at 00:00 UTC, as its REST daily bars do", () => {
+    const bar = day('2026-03-04');
+    expect(json(BTC, bar).t).toBe('2026-03-04T00:00:00.000000000Z');
+    expect(msgpack(BTC, bar).t).toEqual(new Date(bar.t));
+  });
+});

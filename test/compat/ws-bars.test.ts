@@ -10,6 +10,7 @@ import { FakeFeed } from '../support/fake-feed.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
 import { connectVendor, type VendorWs } from '../support/vendor-ws.ts';
+import { nyMidnight } from './ny-midnight.ts';
 
 const MINUTE = 60_000;
 const T0 = Date.parse(WEDNESDAY_US_OPEN);
@@ -238,7 +239,7 @@ describe('the official SDKs', () => {
     }
   });
 
-  test('@alpacahq/alpaca-trade-api (msgpack): onBar and onDailyBar of AAPL equal the REST bars', async () => {
+  test('@alpacahq/alpaca-trade-api (msgpack): onBar and onDailyBar of AAPL equal the REST bars, the day at New York midnight', async () => {
     const client = new Alpaca({ keyId: server.key, secret: 'not-checked' });
     const stream = client.marketData.stockStream({ url: `${wsBase}/compat/alpaca/v2/iex`, reconnect: false });
     const first = <T>(register: (fn: (v: T) => void) => void) =>
@@ -286,7 +287,8 @@ describe('the official SDKs', () => {
         l: Math.min(...minutes.map((m) => m.l)),
         c: rest.c,
         v: minutes.reduce((sum, m) => sum + m.v!, 0),
-        t: day!.t,
+        // A US stock's day is stamped at New York midnight of its date, as the Alpaca REST dialect stamps it.
+        t: nyMidnight(day!.t),
       });
     } finally {
       stream.disconnect();

@@ -1,31 +1,15 @@
-// Where the vendors stamp a US stock's daily bar: 00:00 America/New_York of the session date
-// (04:00 or 05:00 UTC), where mds stamps 00:00 UTC of the same date. Both dialects move the stamp
-// on the way out and move a window's instant edges on the way in, so a client that pages by the
-// last bar's `t`, or converts `t` to a New York date, gets the session the vendor would give.
-import { DateTime } from 'luxon';
-import type { SymbolEntry } from '../../domain/instrument.ts';
-import { DAY_MS, type Timeframe } from '../../domain/timeframes.ts';
+// The REST dialects' side of the vendors' US stock daily stamp (00:00 New York of the session date,
+// src/market/us-daily-stamp.ts): both dialects move the stamp on the way out and move a window's
+// instant edges on the way in, so a client that pages by the last bar's `t`, or converts `t` to a
+// New York date, gets the session the vendor would give.
+import { DAY_MS } from '../../domain/timeframes.ts';
+import { localDateOf, newYorkMidnight } from '../../market/index.ts';
 
 const NEW_YORK = 'America/New_York';
 
-/** Whether a symbol's daily bars are stamped at New York midnight in the dialects (US stocks). */
-export function stampsNewYork(entry: Pick<SymbolEntry, 'assetClass' | 'market'>): boolean {
-  return entry.assetClass === 'stocks' && entry.market === 'US';
-}
-
-/** New York midnight of a UTC date start (mds's daily stamp). */
-export function newYorkMidnight(utcDayMs: number): number {
-  return DateTime.fromISO(new Date(utcDayMs).toISOString().slice(0, 10), { zone: NEW_YORK }).toMillis();
-}
-
-/** A bar's `t` as the vendor stamps it. */
-export function vendorBarTime(entry: Pick<SymbolEntry, 'assetClass' | 'market'>, tf: Timeframe, t: number): number {
-  return tf === '1d' && stampsNewYork(entry) ? newYorkMidnight(t) : t;
-}
-
 /** 00:00 UTC of the New York date an instant falls on. */
 function utcDayOfNewYorkDate(ms: number): number {
-  return Date.parse(`${DateTime.fromMillis(ms, { zone: NEW_YORK }).toISODate()}T00:00:00Z`);
+  return Date.parse(`${localDateOf(ms, NEW_YORK)}T00:00:00Z`);
 }
 
 /**

@@ -1,12 +1,14 @@
 // The Alpaca market data dialect's feeds and messages: stocks on /v2/{feed} (`AAPL`) and crypto
 // on /v1beta3/crypto/us (`BTC/USD`), and how a tick reads as the vendor's trade (`T:"t"`) and
 // quote (`T:"q"`), a sealed minute as its minute bar (`T:"b"`) and the day's bar it updates as its
-// daily bar (`T:"d"`), in its array framing: JSON with RFC 3339 times, or msgpack with the
+// daily bar (`T:"d"`, a US stock's stamped at 00:00 New York of its session date as the REST
+// dialect stamps it), in its array framing: JSON with RFC 3339 times, or msgpack with the
 // timestamp extension (chosen by the upgrade's Content-Type). `i` carries mds's per-symbol
 // sequence number.
 import type { Bar } from '../../domain/bar.ts';
 import type { SymbolEntry } from '../../domain/instrument.ts';
 import { pairFromVendor, stockFromTicker, tickerOfStock, vendorPair } from '../../domain/compat-tickers.ts';
+import { vendorBarTime } from '../../market/index.ts';
 import type { DialectEncoder } from '../hub.ts';
 import { packObject } from '../messages.ts';
 
@@ -81,7 +83,7 @@ export const ALPACA_JSON_ENCODER: DialectEncoder = {
     return m === null ? null : JSON.stringify([m]);
   },
   dailyBar(entry, day) {
-    const m = barMessage('d', entry, day, rfc3339Nanos(day.t));
+    const m = barMessage('d', entry, day, rfc3339Nanos(vendorBarTime(entry, '1d', day.t)));
     return m === null ? null : JSON.stringify([m]);
   },
 };
@@ -102,7 +104,7 @@ export const ALPACA_MSGPACK_ENCODER: DialectEncoder = {
     return m === null ? null : packObject([m]);
   },
   dailyBar(entry, day) {
-    const m = barMessage('d', entry, day, new Date(day.t));
+    const m = barMessage('d', entry, day, new Date(vendorBarTime(entry, '1d', day.t)));
     return m === null ? null : packObject([m]);
   },
 };

@@ -12,7 +12,8 @@ import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
 import { barPage, resolveTicker, type NativeBar } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker } from '../tickers.ts';
-import { nativeDailyWindow, stampsNewYork, vendorBarTime } from '../vendor-time.ts';
+import { stampsNewYork, vendorBarTime } from '../../../market/index.ts';
+import { nativeDailyWindow } from '../vendor-time.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 
 /** The vendor's timespans; those mds has no bars for are a 400 that names what it serves. */
