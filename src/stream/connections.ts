@@ -16,6 +16,7 @@ import { channelsFor, pairDenied, type Pair } from './access.ts';
 import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER } from '../domain/stream-close-codes.ts';
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
+import type { Backlog } from './conflation.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
@@ -75,6 +76,19 @@ export const SLOW_CONSUMER_CLOSE_WAIT_MS = 120_000;
  */
 export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes + Math.max(3 * slowConsumerBytes, 4 << 20);
 
+/**
+ * What a connection wants when it cannot keep up (`?slow=` on the stream URL): `disconnect` (the
+ * default) closes it with 4008 past the bound; `conflate` keeps only each line's newest quote while
+ * it is backed up (trades are never conflated: past the bound it is closed as with `disconnect`).
+ */
+export type SlowPolicy = 'disconnect' | 'conflate';
+export const SLOW_POLICIES: readonly SlowPolicy[] = ['disconnect', 'conflate'];
+
+/** Unsent bytes past which a `conflate` connection counts as backed up: a quarter of the close bound. */
+export const conflateBytes = (slowConsumerBytes: number) => Math.max(1, Math.floor(slowConsumerBytes / 4));
+/** Unsent bytes at or below which a backed-up `conflate` connection has caught up. */
+export const caughtUpBytes = (slowConsumerBytes: number) => Math.floor(conflateBytes(slowConsumerBytes) / 4);
+
 export interface ConnData {
   id: string;
   account: Account;
@@ -99,6 +113,11 @@ export interface ConnData {
   refused: RefusedKey | null;
   /** A compatibility dialect's connection: it speaks the vendor's frames (null: native). */
   session: DialectSession | null;
+  slow: SlowPolicy;
+  /** A backed-up `conflate` connection's newest quotes, kept off its quotes topics (null: not backed up). */
+  backlog: Backlog | null;
+  /** Whether it ever backed up (logged once per connection). */
+  hasConflated: boolean;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -152,6 +171,8 @@ export interface StreamCounts {
   framesOut: number;
   /** Their payload bytes (text frames counted by length: the frames are ASCII JSON but for quoted input). */
   bytesOut: number;
+  /** Times a `conflate` connection backed up and was held off its quotes topics. */
+  conflations: number;
 }
 
 const countIn = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -167,7 +188,7 @@ export function createStream(deps: StreamDeps) {
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
-  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0 };
+  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0, conflations: 0 };
 
   /** Sends one frame to one connection, counted. */
   const sendRaw = (ws: ServerWebSocket<ConnData>, payload: string | Uint8Array) => {
@@ -210,7 +231,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -232,9 +253,12 @@ export function createStream(deps: StreamDeps) {
     // Other refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
     const keyRate = () => deps.auth.peek(account);
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
+    const slowRaw = url.searchParams.get('slow') ?? 'disconnect';
+    if (!(SLOW_POLICIES as readonly string[]).includes(slowRaw)) return refuse(400, `invalid slow ${JSON.stringify(slowRaw.slice(0, 20))}: allowed values are ${SLOW_POLICIES.join(', ')} (what happens when the connection cannot keep up)`, keyRate());
+    const slow = slowRaw as SlowPolicy;
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -252,7 +276,7 @@ export function createStream(deps: StreamDeps) {
    * frame (checkKey), and the connection counts under its key once admitted.
    */
   function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -427,6 +451,7 @@ export function createStream(deps: StreamDeps) {
         server_time: deps.clock.nowMs(),
         version: VERSION,
         format: ws.data.format,
+        slow: ws.data.slow,
         channels: channelsFor(ws.data.account),
         limits: {
           max_subscriptions: subscriptionLimit(ws.data.account),
@@ -462,9 +487,19 @@ export function createStream(deps: StreamDeps) {
       }
       const parsed = parseClientFrame(message);
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
+      // A request changes the subscriptions a backlog watches: the backlog is sent first (the next
+      // check holds the connection back again if it is still backed up).
+      if (ws.data.backlog !== null) catchUp(ws);
       onRequest(ws, parsed.request);
     },
+    drain(ws) {
+      if (ws.data.backlog !== null && ws.getBufferedAmount() <= resumeAt) catchUp(ws);
+    },
     close(ws, code) {
+      if (ws.data.backlog !== null) {
+        deps.hub.conflation.release(ws.data.backlog);
+        ws.data.backlog = null;
+      }
       // Not counted: a refused connection, or a dialect's that never authenticated.
       if (!open.delete(ws)) return;
       countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
@@ -498,14 +533,69 @@ export function createStream(deps: StreamDeps) {
       const { data } = ws;
       if (data.slowSweeps !== null) {
         if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
-      } else if (buffered > limits.slowConsumerBytes) {
+      } else if (data.slow === 'conflate' && data.backlog === null && buffered > conflateAt && hasQuotes(data)) {
+        // Quotes a burst queued before this check are not trades: the connection is held back, not closed.
+        holdBack(ws, buffered);
+      } else if (isOverBound(data, buffered)) {
         log(`stream: closing ${data.id} (key ${data.account.id}) as a slow consumer: ${buffered} bytes unsent; nothing more is sent to it`);
+        if (data.backlog !== null) {
+          deps.hub.conflation.release(data.backlog);
+          data.backlog = null;
+        }
         data.slowSweeps = 0;
         for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
         data.subs.clear();
         if (data.session === null) ws.unsubscribe(HEARTBEAT_TOPIC[data.format as Format]);
-      }
+      } else if (data.backlog !== null && buffered <= resumeAt) catchUp(ws);
     }
+  }
+
+  /**
+   * Past the bound: for a held-back `conflate` connection only what was queued since it was held
+   * back counts (its trades: quotes no longer queue), short of the runtime's cap, under which the
+   * close frame must still fit.
+   */
+  const isOverBound = (data: ConnData, buffered: number) =>
+    data.backlog === null ? buffered > limits.slowConsumerBytes : buffered - data.backlog.heldAtBytes > limits.slowConsumerBytes || buffered > hardBufferLimit(limits.slowConsumerBytes) - limits.slowConsumerBytes;
+
+  const conflateAt = conflateBytes(limits.slowConsumerBytes);
+  const resumeAt = caughtUpBytes(limits.slowConsumerBytes);
+  const hasQuotes = (data: ConnData) => [...data.subs.values()].some((p) => p.channel.kind === 'quotes');
+  const quoteTopics = (data: ConnData) => [...data.subs.values()].filter((p) => p.channel.kind === 'quotes').map((p) => ({ topic: topicOf(data.format, p.channel.name, p.entry ? p.entry.symbol : '*'), line: `${p.channel.name}|${p.entry ? p.entry.symbol : '*'}` }));
+
+  /**
+   * A backed-up `conflate` connection leaves its quotes topics (what Bun queued stays queued and is
+   * older than anything kept from now on); the hub keeps each line's newest quote for it instead.
+   * Its trades topics stay: trades are never conflated, and past the bound they close it as ever.
+   */
+  function holdBack(ws: ServerWebSocket<ConnData>, buffered: number): void {
+    const { data } = ws;
+    const quotes = quoteTopics(data);
+    for (const q of quotes) ws.unsubscribe(q.topic);
+    data.backlog = deps.hub.conflation.hold(data.format as Format, quotes.map((q) => q.line), deps.clock.nowMs(), buffered);
+    counts.conflations++;
+    if (!data.hasConflated) {
+      data.hasConflated = true;
+      log(`stream: ${data.id} (key ${data.account.id}) is backed up (${buffered} bytes unsent): conflating its quotes until it catches up (logged once per connection)`);
+    }
+  }
+
+  /**
+   * The connection caught up: one `conflated` frame (how many quotes it missed, how many follow),
+   * each still-subscribed line's newest quote and status, and its quotes topics again, all in one
+   * turn, so no publish falls between the newest kept quote and the next live one.
+   */
+  function catchUp(ws: ServerWebSocket<ConnData>): void {
+    const { data } = ws;
+    const backlog = data.backlog!;
+    data.backlog = null;
+    const dropped = deps.hub.conflation.release(backlog);
+    const subscribed = (line: string) => data.subs.has(line) || data.subs.has(`${line.slice(0, line.indexOf('|'))}|*`);
+    const quotes = [...backlog.quotes].filter(([line]) => subscribed(line));
+    send(ws, { type: 'conflated', dropped, quotes: quotes.length, since: backlog.sinceMs, ts: deps.clock.nowMs() });
+    for (const [, payload] of quotes) sendRaw(ws, payload);
+    for (const [line, payload] of backlog.statuses) if (subscribed(line)) sendRaw(ws, payload);
+    for (const q of quoteTopics(data)) ws.subscribe(q.topic);
   }
 
   /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
