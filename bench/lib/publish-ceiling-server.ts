@@ -1,7 +1,7 @@
 // The fan-out ceiling: a bare Bun.serve WebSocket server that publishes one prebuilt-shape quote
 // frame after another to a single topic every client is subscribed to, as fast as the clients
-// take them (it skips a turn while a sampled client has more than 64 KiB unsent, so memory stays
-// bounded). No store, no pipeline, no per-symbol topics: what Bun's `server.publish` delivers by
+// take them (it skips a turn while a sampled client has more than 1 MiB unsent, mds's default
+// bound, so memory stays bounded as in mds). No store, no pipeline, no per-symbol topics: what Bun's `server.publish` delivers by
 // itself on this machine. Speaks just enough of the mds protocol for bench/lib/fanout-client.ts:
 // a `ready` frame with `server_time`, a `subscribed` ack to any text frame.
 // Protocol with the runner: prints `READY <port>`; stops on SIGTERM.
@@ -9,7 +9,7 @@ import type { ServerWebSocket } from 'bun';
 
 const TOPIC = 'q';
 const BATCH = 64;
-const MAX_UNSENT = 64 * 1024;
+const MAX_UNSENT = 1 << 20;
 const SYMBOLS = ['BTCUSD', 'ETHUSD', 'SOLUSD', 'XRPUSD', 'BNBUSD', 'ADAUSD', 'DOGEUSD', 'AVAXUSD'];
 const sockets: ServerWebSocket<unknown>[] = [];
 let seq = 0;

@@ -17,6 +17,8 @@ import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER }
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
 import type { Backlog } from './conflation.ts';
+import { createSlowConsumers, hardBufferLimit, SLOW_CONSUMER_CHECK_MS, SLOW_POLICIES, type SlowPolicy } from './slow-consumers.ts';
+export { hardBufferLimit, SLOW_CONSUMER_CLOSE_WAIT_MS, type SlowPolicy } from './slow-consumers.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
@@ -61,34 +63,6 @@ export const REPLAY_WINDOWS_PER_10S = 4;
 const BUDGET_SWEEP_MS = 10_000;
 /** Whole seconds until a budget's window ends (at least 1), for Retry-After and messages. */
 const retryAfterS = (standing: BudgetStanding, nowMs: number) => Math.max(1, Math.ceil((standing.resetMs - nowMs) / 1000));
-/** How often buffered bytes are checked. */
-const SLOW_CONSUMER_CHECK_MS = 50;
-/**
- * How long a slow consumer's close waits for the client to read what was queued before it: the
- * runtime drops a closing connection's unsent bytes, close frame included, within seconds, so the
- * close is sent only once they are gone (or after this, when the frame may be lost).
- */
-export const SLOW_CONSUMER_CLOSE_WAIT_MS = 120_000;
-/**
- * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
- * far enough above the bound that the check closes the connection with 4008 first, even with a
- * small bound and a fast feed (the close frame itself must still fit under the cap).
- */
-export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes + Math.max(3 * slowConsumerBytes, 4 << 20);
-
-/**
- * What a connection wants when it cannot keep up (`?slow=` on the stream URL): `disconnect` (the
- * default) closes it with 4008 past the bound; `conflate` keeps only each line's newest quote while
- * it is backed up (trades are never conflated: past the bound it is closed as with `disconnect`).
- */
-export type SlowPolicy = 'disconnect' | 'conflate';
-export const SLOW_POLICIES: readonly SlowPolicy[] = ['disconnect', 'conflate'];
-
-/** Unsent bytes past which a `conflate` connection counts as backed up: a quarter of the close bound. */
-export const conflateBytes = (slowConsumerBytes: number) => Math.max(1, Math.floor(slowConsumerBytes / 4));
-/** Unsent bytes at or below which a backed-up `conflate` connection has caught up. */
-export const caughtUpBytes = (slowConsumerBytes: number) => Math.floor(conflateBytes(slowConsumerBytes) / 4);
-
 export interface ConnData {
   id: string;
   account: Account;
@@ -489,17 +463,14 @@ export function createStream(deps: StreamDeps) {
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
       // A request changes the subscriptions a backlog watches: the backlog is sent first (the next
       // check holds the connection back again if it is still backed up).
-      if (ws.data.backlog !== null) catchUp(ws);
+      slowConsumers.beforeRequest(ws);
       onRequest(ws, parsed.request);
     },
     drain(ws) {
-      if (ws.data.backlog !== null && ws.getBufferedAmount() <= resumeAt) catchUp(ws);
+      slowConsumers.drained(ws);
     },
     close(ws, code) {
-      if (ws.data.backlog !== null) {
-        deps.hub.conflation.release(ws.data.backlog);
-        ws.data.backlog = null;
-      }
+      slowConsumers.release(ws);
       // Not counted: a refused connection, or a dialect's that never authenticated.
       if (!open.delete(ws)) return;
       countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
@@ -519,84 +490,7 @@ export function createStream(deps: StreamDeps) {
     ws.close(CLOSE_FLOOD, 'too many frames for this key');
   }
 
-  const slowReason = () => `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`;
-  const maxSlowSweeps = Math.ceil(SLOW_CONSUMER_CLOSE_WAIT_MS / SLOW_CONSUMER_CHECK_MS);
-
-  /**
-   * A slow consumer gets nothing more (its subscriptions and heartbeats end at once, so its unsent
-   * bytes stop growing); its close frame goes out once the client has read what was queued, so
-   * the close arrives right after the data however long the client stays away (up to the wait).
-   */
-  function sweepSlowConsumers(): void {
-    for (const ws of open) {
-      const buffered = ws.getBufferedAmount();
-      const { data } = ws;
-      if (data.slowSweeps !== null) {
-        if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
-      } else if (data.slow === 'conflate' && data.backlog === null && buffered > conflateAt && hasQuotes(data)) {
-        // Quotes a burst queued before this check are not trades: the connection is held back, not closed.
-        holdBack(ws, buffered);
-      } else if (isOverBound(data, buffered)) {
-        log(`stream: closing ${data.id} (key ${data.account.id}) as a slow consumer: ${buffered} bytes unsent; nothing more is sent to it`);
-        if (data.backlog !== null) {
-          deps.hub.conflation.release(data.backlog);
-          data.backlog = null;
-        }
-        data.slowSweeps = 0;
-        for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
-        data.subs.clear();
-        if (data.session === null) ws.unsubscribe(HEARTBEAT_TOPIC[data.format as Format]);
-      } else if (data.backlog !== null && buffered <= resumeAt) catchUp(ws);
-    }
-  }
-
-  /**
-   * Past the bound: for a held-back `conflate` connection only what was queued since it was held
-   * back counts (its trades: quotes no longer queue), short of the runtime's cap, under which the
-   * close frame must still fit.
-   */
-  const isOverBound = (data: ConnData, buffered: number) =>
-    data.backlog === null ? buffered > limits.slowConsumerBytes : buffered - data.backlog.heldAtBytes > limits.slowConsumerBytes || buffered > hardBufferLimit(limits.slowConsumerBytes) - limits.slowConsumerBytes;
-
-  const conflateAt = conflateBytes(limits.slowConsumerBytes);
-  const resumeAt = caughtUpBytes(limits.slowConsumerBytes);
-  const hasQuotes = (data: ConnData) => [...data.subs.values()].some((p) => p.channel.kind === 'quotes');
-  const quoteTopics = (data: ConnData) => [...data.subs.values()].filter((p) => p.channel.kind === 'quotes').map((p) => ({ topic: topicOf(data.format, p.channel.name, p.entry ? p.entry.symbol : '*'), line: `${p.channel.name}|${p.entry ? p.entry.symbol : '*'}` }));
-
-  /**
-   * A backed-up `conflate` connection leaves its quotes topics (what Bun queued stays queued and is
-   * older than anything kept from now on); the hub keeps each line's newest quote for it instead.
-   * Its trades topics stay: trades are never conflated, and past the bound they close it as ever.
-   */
-  function holdBack(ws: ServerWebSocket<ConnData>, buffered: number): void {
-    const { data } = ws;
-    const quotes = quoteTopics(data);
-    for (const q of quotes) ws.unsubscribe(q.topic);
-    data.backlog = deps.hub.conflation.hold(data.format as Format, quotes.map((q) => q.line), deps.clock.nowMs(), buffered);
-    counts.conflations++;
-    if (!data.hasConflated) {
-      data.hasConflated = true;
-      log(`stream: ${data.id} (key ${data.account.id}) is backed up (${buffered} bytes unsent): conflating its quotes until it catches up (logged once per connection)`);
-    }
-  }
-
-  /**
-   * The connection caught up: one `conflated` frame (how many quotes it missed, how many follow),
-   * each still-subscribed line's newest quote and status, and its quotes topics again, all in one
-   * turn, so no publish falls between the newest kept quote and the next live one.
-   */
-  function catchUp(ws: ServerWebSocket<ConnData>): void {
-    const { data } = ws;
-    const backlog = data.backlog!;
-    data.backlog = null;
-    const dropped = deps.hub.conflation.release(backlog);
-    const subscribed = (line: string) => data.subs.has(line) || data.subs.has(`${line.slice(0, line.indexOf('|'))}|*`);
-    const quotes = [...backlog.quotes].filter(([line]) => subscribed(line));
-    send(ws, { type: 'conflated', dropped, quotes: quotes.length, since: backlog.sinceMs, ts: deps.clock.nowMs() });
-    for (const [, payload] of quotes) sendRaw(ws, payload);
-    for (const [line, payload] of backlog.statuses) if (subscribed(line)) sendRaw(ws, payload);
-    for (const q of quoteTopics(data)) ws.subscribe(q.topic);
-  }
+  const slowConsumers = createSlowConsumers({ limits, conflation: deps.hub.conflation, clock: deps.clock, send, sendRaw, log, counts });
 
   /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
   function heartbeat(): void {
@@ -622,7 +516,7 @@ export function createStream(deps: StreamDeps) {
       return n;
     },
     start() {
-      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(sweepSlowConsumers, SLOW_CONSUMER_CHECK_MS), setInterval(() => budgets.sweep(), BUDGET_SWEEP_MS)];
+      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(() => slowConsumers.sweep(open), SLOW_CONSUMER_CHECK_MS), setInterval(() => budgets.sweep(), BUDGET_SWEEP_MS)];
     },
     stop() {
       for (const t of timers) clearInterval(t);
