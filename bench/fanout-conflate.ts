@@ -58,21 +58,26 @@ interface ClientResult {
 }
 
 /** `fast` measuring clients (and `stalled` ones that stop reading) against the server on `port`. */
-async function measure(ctx: BenchContext, port: number, key: string, serverPid: number, fast: number, query: string, stalled: number, heldBack: () => number = () => 0): Promise<Measured & { stalledHeld: number }> {
+/** Resolves once the server has logged that it holds back the connection `sessionId` (once per connection). */
+type HeldBack = (sessionId: string) => Promise<unknown>;
+
+async function measure(ctx: BenchContext, port: number, key: string, serverPid: number, fast: number, query: string, stalled: number, heldBack?: HeldBack): Promise<Measured & { stalledHeld: number }> {
+  let stalledHeld = 0;
   const children: Spawned[] = [];
   try {
     if (stalled > 0) {
       const config = { port, key, connections: stalled, query, subscribe: SUBSCRIBE };
       const slow = spawnPinned(LOAD_CORE, [BUN, join(import.meta.dir, 'lib', 'stalled-clients.ts'), JSON.stringify(config)]);
       children.push(slow);
-      await withTimeout(slow.stdout.waitFor(/^STALLED/), 60_000, 'connecting the stalled clients');
+      const ids = (await withTimeout(slow.stdout.waitFor(/^STALLED \d+ (.*)$/), 60_000, 'connecting the stalled clients'))[1]!.split(',');
       // Measured only once the server holds them back (or after the wait, noted in the row).
-      const deadline = performance.now() + STALL_WAIT_MS;
       ctx.log(`fanout-conflate: waiting for the server to hold back the ${stalled} stalled clients (up to ${STALL_WAIT_MS / 1000} s)`);
-      while (heldBack() < stalled && performance.now() < deadline) await Bun.sleep(500);
-      ctx.log(`fanout-conflate: ${heldBack()} of ${stalled} held back`);
+      if (heldBack) {
+        const all = Promise.all(ids.map((id) => heldBack(id).then(() => stalledHeld++)));
+        await Promise.race([all, Bun.sleep(STALL_WAIT_MS)]);
+      }
+      ctx.log(`fanout-conflate: ${stalledHeld} of ${stalled} held back`);
     }
-    const stalledHeld = heldBack();
     const config = { port, key, connections: fast, subscribe: SUBSCRIBE, warmupS: ctx.warmupS, durationS: ctx.durationS, sampleEvery: 8, query };
     const client = spawnPinned(LOAD_CORE, [BUN, join(import.meta.dir, 'lib', 'fanout-client.ts'), JSON.stringify(config)], { stdin: 'pipe' });
     children.push(client);
@@ -134,7 +139,7 @@ export async function benchFanoutConflate(ctx: BenchContext, opts: FanoutConflat
       const heldAll = count(server.logs(), 'is backed up');
       const fast = opts.connections - STALLED;
       ctx.log(`fanout-conflate: the same with ${fast} fast clients and ${STALLED} that stop reading`);
-      const mixed = await measure(ctx, server.port, server.key, server.pid, fast, CONFLATE, STALLED, () => count(server.logs(), 'is backed up') - heldAll);
+      const mixed = await measure(ctx, server.port, server.key, server.pid, fast, CONFLATE, STALLED, (id) => server.logLine(new RegExp(`stream: ${id} \\(key .* is backed up`)));
       const logs = server.logs();
       const evictedMixed = count(logs, 'as a slow consumer') - evictedAll;
       const heldMixed = mixed.stalledHeld;

@@ -2,7 +2,8 @@
 // subscribe like the fast ones, then stop reading (the socket is paused), so what the server sends
 // them piles up in their kernel buffers and then in the server's. They never read again.
 // Protocol with the runner: argv[2] is `{"port", "key", "connections", "query", "subscribe"}`;
-// prints `STALLED <n>` once every connection has its ack and is paused; stops on SIGTERM.
+// prints `STALLED <n> <session ids, comma-separated>` once every connection has its ack and is
+// paused; stops on SIGTERM.
 import { connect, type Socket } from 'node:net';
 
 interface Config {
@@ -22,7 +23,7 @@ function maskedText(text: string): Buffer {
 }
 
 /** Connects, subscribes on the ready frame, pauses on the ack. */
-function stall(): Promise<Socket> {
+function stall(): Promise<{ socket: Socket; sessionId: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(config.port, '127.0.0.1');
     let seen = '';
@@ -42,17 +43,17 @@ function stall(): Promise<Socket> {
       if (seen.includes('"type":"subscribed"')) {
         subscribed = true;
         socket.pause();
-        resolve(socket);
+        resolve({ socket, sessionId: /"session_id":"([^"]+)"/.exec(seen)?.[1] ?? '?' });
       }
     });
   });
 }
 
-const sockets: Socket[] = [];
+const stalled: { socket: Socket; sessionId: string }[] = [];
 for (let i = 0; i < config.connections; i += 25) {
-  sockets.push(...(await Promise.all(Array.from({ length: Math.min(25, config.connections - i) }, stall))));
+  stalled.push(...(await Promise.all(Array.from({ length: Math.min(25, config.connections - i) }, stall))));
 }
-console.log(`STALLED ${sockets.length}`);
+console.log(`STALLED ${stalled.length} ${stalled.map((s) => s.sessionId).join(',')}`);
 
 // Never outlive the bench runner.
 const parent = process.ppid;
