@@ -6,6 +6,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchFanout, DEFAULT_FANOUT, type FanoutOptions } from './fanout.ts';
+import { benchFanoutConflate } from './fanout-conflate.ts';
 import { benchFirstRun } from './first-run.ts';
 import { benchIngest } from './ingest.ts';
 import { installCleanup, killEverything, REPO_ROOT } from './lib/proc.ts';
@@ -223,6 +224,7 @@ async function main(): Promise<number> {
     }
   }
   if (opts.only.includes('fanout')) await attempt('fanout', () => benchFanout(ctx, opts.fanout));
+  if (opts.only.includes('fanout-conflate')) await attempt('fanout-conflate', () => benchFanoutConflate(ctx, { connections: opts.fanout.connections }));
   if (opts.only.includes('venue-parse')) await attempt('venue-parse', () => benchVenueParse(ctx));
   if (opts.only.includes('venue-feed')) await attempt('venue-feed', () => benchVenueFeed(ctx));
   if (opts.only.includes('first-run')) await attempt('first-run', () => benchFirstRun(ctx));

@@ -26,7 +26,7 @@ export interface VenueE2EOptions {
 }
 
 /** `--feeds FILE`: feed id to its settings (VenueFeedSettings), here only the URL of the local venue. */
-function writeFeedsFile(dir: string, url: string): string {
+export function writeFeedsFile(dir: string, url: string): string {
   const file = join(dir, 'feeds.json');
   writeFileSync(file, JSON.stringify({ feeds: { binance: { url } } }, null, 2));
   return file;

@@ -16,6 +16,8 @@ interface Config {
   warmupS: number;
   durationS: number;
   sampleEvery: number;
+  /** Appended to the upgrade URL's query, e.g. `&slow=conflate` (default none). */
+  query?: string;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
@@ -157,7 +159,7 @@ function connect(): Promise<Socket<Conn>> {
       data: { phase: Phase.Handshake, handshake: '', carry: null, subscribed: false, ticks: 0, closed: false },
       socket: {
         open(socket) {
-          socket.write(`GET /?apiKey=${encodeURIComponent(config.key)} HTTP/1.1\r\nHost: 127.0.0.1:${config.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${wsKey}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+          socket.write(`GET /?apiKey=${encodeURIComponent(config.key)}${config.query ?? ''} HTTP/1.1\r\nHost: 127.0.0.1:${config.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${wsKey}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
           resolve(socket);
         },
         data(socket, data) {

@@ -17,6 +17,8 @@ export interface MdsServer {
   /** GET with the API key; throws unless 200. */
   fetchBody(path: string): Promise<Uint8Array>;
   logs(): string;
+  /** Resolves with the first line of mds's output (already printed, or from now on) that matches. */
+  logLine(re: RegExp): Promise<RegExpMatchArray>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startMds(opts: MdsOptions): Promise<MdsServer> {
       return body;
     },
     logs,
+    logLine: (re) => Promise.race([child.stdout.waitFor(re), child.stderr.waitFor(re)]),
     async stop() {
       await child.stop(15_000);
       removeDir(dataDir);

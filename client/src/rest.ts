@@ -54,7 +54,8 @@ export class MdsClient extends OperationMethods {
     const url = new URL(`${this.baseUrl}/`);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     if (this.apiKey !== undefined) url.searchParams.set('apiKey', this.apiKey);
-    return new MdsStream({ url: url.toString(), ...(this.apiKey !== undefined && { apiKey: this.apiKey }), fetch: this.fetchFn, ...options });
+    // A dashboard wants the newest price, not every tick: conflate unless asked otherwise.
+    return new MdsStream({ url: url.toString(), ...(this.apiKey !== undefined && { apiKey: this.apiKey }), fetch: this.fetchFn, slow: 'conflate', ...options });
   }
 
   protected async call<O extends OperationId>(operationId: O, args: Operations[O]['args'] | undefined, options: RequestOptions | undefined): Promise<Operations[O]['response']> {

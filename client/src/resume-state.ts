@@ -24,6 +24,8 @@ export class ResumeState {
   private readonly confirmed = new Map<string, Subscription>();
   private readonly lastSeq = new Map<string, number>();
   duplicates = 0;
+  /** Quotes still to come after a `conflated` frame: their seq jumps are conflation, not gaps. */
+  private conflatedLeft = 0;
 
   subscriptions(): Subscription[] {
     return [...this.confirmed.values()];
@@ -43,6 +45,10 @@ export class ResumeState {
       return { deliver: false, gap: null };
     }
     this.lastSeq.set(k, m.seq);
+    if (m.type === 'quote' && this.conflatedLeft > 0) {
+      this.conflatedLeft--;
+      return { deliver: true, gap: null };
+    }
     const gap = last !== undefined && m.seq > last + 1 ? { type: 'gap' as const, channel: m.channel, symbol: m.symbol, from: last + 1, to: m.seq - 1 } : null;
     return { deliver: true, gap };
   }
@@ -70,6 +76,16 @@ export class ResumeState {
       }
     }
     return gaps;
+  }
+
+  /** A `conflated` frame: the next `quotes` quotes are each line's newest, skipping what was dropped. */
+  onConflated(quotes: number): void {
+    this.conflatedLeft = quotes;
+  }
+
+  /** A new connection: a conflation the last one announced ends with it. */
+  onConnected(): void {
+    this.conflatedLeft = 0;
   }
 
   /** The server's whole active set after a change the client asked for. */

@@ -57,6 +57,20 @@ export interface StatusMessage {
 }
 
 /**
+ * The connection (opened with `slow: 'conflate'`) was backed up from `since` to `ts` and caught up:
+ * `dropped` quotes were replaced by newer ones of their lines, and the `quotes` quote messages that
+ * follow are the newest of each line that moved. Their seqs jump by what was dropped: the client
+ * reports no gap for them. Trades are never conflated.
+ */
+export interface ConflatedMessage {
+  type: 'conflated';
+  dropped: number;
+  quotes: number;
+  since: number;
+  ts: number;
+}
+
+/**
  * Ticks `from`..`to` (inclusive) of the pair will never arrive on the stream: the server's replay
  * could not reach back that far (ring or replay limit), or its seq jumped. Fill the span from REST
  * bars if it matters.
@@ -103,7 +117,7 @@ export interface DroppedEvent {
   dropped: { channel: Channel; symbol: string; message: string }[];
 }
 
-export type StreamEvent = QuoteMessage | TradeMessage | StatusMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
+export type StreamEvent = QuoteMessage | TradeMessage | StatusMessage | ConflatedMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
 export type StreamEventType = StreamEvent['type'];
 
 /** A channel × symbol pair (`*`: every symbol of the channel). */
@@ -133,6 +147,13 @@ export interface SubscriptionAck {
   snapshots?: number;
 }
 
+/**
+ * What the server does when the client cannot keep up: `disconnect` closes with 4008 past
+ * `slow_consumer_bytes`; `conflate` sends each line's newest quote once the client catches up
+ * (after a `conflated` message) and closes with 4008 only when trades back up past the bound.
+ */
+export type SlowPolicy = 'disconnect' | 'conflate';
+
 /** The limits the server states in its ready frame. */
 export interface StreamLimits {
   max_subscriptions: number;
@@ -150,6 +171,8 @@ export interface ReadyFrame {
   server_time: number;
   version: string;
   format: 'json';
+  /** What the server does when this client cannot keep up (`?slow=`). */
+  slow: SlowPolicy;
   channels: Channel[];
   limits: StreamLimits;
 }

@@ -8,7 +8,7 @@ import { EventQueue } from './event-queue.ts';
 import type { Channel } from './generated.ts';
 import { errorOf, type FetchLike } from './http.ts';
 import { ResumeState, type SubscribeFrame } from './resume-state.ts';
-import type { QuoteMessage, ReadyFrame, StreamEvent, StatusMessage, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
+import type { ConflatedMessage, QuoteMessage, ReadyFrame, SlowPolicy, StreamEvent, StatusMessage, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
 
 /** A WebSocket class with the standard interface: the global one, or `ws`'s on Node 18-21. */
 export type WebSocketConstructor = new (url: string) => object;
@@ -32,6 +32,13 @@ export interface StreamOptions {
   WebSocket?: WebSocketConstructor;
   /** Send each pair's latest tick when first subscribed (default true). */
   snapshot?: boolean;
+  /**
+   * What the server does when this client reads too slowly (`?slow=` on the URL): `conflate` (what
+   * MdsClient.stream() asks for) sends each line's newest quote once it catches up, with a
+   * `conflated` message; `disconnect` (the server's default) closes with 4008 and the client
+   * reconnects and resumes. Unset: the URL's own `slow`, if any.
+   */
+  slow?: SlowPolicy;
   /** Reconnect delays (full jitter between half and all of an exponential ceiling). */
   backoff?: BackoffOptions;
   /** Give up after this many failed connection attempts in a row (default: never). */
@@ -92,7 +99,8 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
   /** Events before the first iterator or listener (a subscribe's snapshots come before its ack). */
   private early: StreamEvent[] | null = [];
   /** Reconnects, ticks dropped as already seen, gaps reported. */
-  readonly stats = { reconnects: 0, duplicates: 0, gaps: 0 };
+  /** `conflated`: quotes the server dropped for newer ones while this client was backed up. */
+  readonly stats = { reconnects: 0, duplicates: 0, gaps: 0, conflated: 0 };
 
   constructor(options: StreamOptions) {
     this.options = options;
@@ -186,7 +194,7 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
     }
     let socket: SocketLike;
     try {
-      socket = new Ctor(this.options.url) as SocketLike;
+      socket = new Ctor(this.socketUrl()) as SocketLike;
     } catch (err) {
       this.finish(1000, 'bad URL', err instanceof Error ? err : new Error(String(err)));
       return;
@@ -244,6 +252,10 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
         return this.onTick(frame as unknown as QuoteMessage | TradeMessage);
       case 'status':
         return this.emit(frame as unknown as StatusMessage);
+      case 'conflated':
+        this.resume.onConflated((frame as unknown as ConflatedMessage).quotes);
+        this.stats.conflated += (frame as unknown as ConflatedMessage).dropped;
+        return this.emit(frame as unknown as ConflatedMessage);
       case 'heartbeat':
         return;
       case 'ready':
@@ -269,6 +281,7 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
   private onReady(frame: ReadyFrame): void {
     this.state = 'ready';
     this.attempt = 0;
+    this.resume.onConnected();
     this.limitsSeen = frame.limits;
     this.watch((this.options.heartbeatTimeoutFactor ?? 3) * frame.limits.heartbeat_ms, 'no frame (not even a heartbeat)');
     const reconnect = this.everReady;
@@ -360,6 +373,14 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
       this.retryTimer = null;
       if (this.state === 'waiting') this.open();
     }, delayMs);
+  }
+
+  /** The stream URL with the slow-consumer policy asked for. */
+  private socketUrl(): string {
+    if (this.options.slow === undefined) return this.options.url;
+    const url = new URL(this.options.url);
+    url.searchParams.set('slow', this.options.slow);
+    return url.toString();
   }
 
   /** The stream URL as HTTP, without the key. */

@@ -7,6 +7,7 @@ const READY = {
   server_time: 1772638200510,
   version: '1.0.0',
   format: 'json',
+  slow: 'disconnect',
   channels: ['crypto.quotes', 'crypto.trades', 'forex.quotes', 'forex.trades'],
   limits: { max_subscriptions: 1000, max_connections: 2000, max_frames_per_10s: 100, slow_consumer_bytes: 1048576, heartbeat_ms: 15000, max_replay: 5000 },
 };
@@ -87,6 +88,13 @@ export const STREAM_EXAMPLES: Record<string, { name: string; summary: string; pa
     { name: 'stale', summary: 'the last venue feeding BTCUSD died: its last quote stands, no quotes follow', payload: { type: 'status', channel: 'crypto.quotes', asset: 'crypto', symbol: 'BTCUSD', status: 'stale', sources: 0, since: 1772638211021 } },
     { name: 'live', summary: 'a venue quotes BTCUSD again', payload: { type: 'status', channel: 'crypto.quotes', asset: 'crypto', symbol: 'BTCUSD', status: 'live', sources: 1, since: 1772638274310 } },
     { name: 'snapshot', summary: 'sent on subscribe to a line that is already stale, before the ack', payload: { type: 'status', channel: 'forex.quotes', asset: 'forex', symbol: 'EURUSD', status: 'stale', sources: 0, since: 1772638100000, snapshot: true } },
+  ],
+  conflated: [
+    {
+      name: 'plain',
+      summary: 'a `?slow=conflate` connection backed up for 2.4 s: 3,120 quotes replaced by newer ones; the newest quote of each of the 14 lines that moved follows',
+      payload: { type: 'conflated', dropped: 3120, quotes: 14, since: 1772638212100, ts: 1772638214500 },
+    },
   ],
   heartbeat: [{ name: 'plain', summary: 'every heartbeat_ms', payload: { type: 'heartbeat', ts: 1772638215000 } }],
   error: [

@@ -95,6 +95,9 @@ export const StreamReadySchema = T.Object(
     server_time: UnixMs,
     version: T.String({ description: 'the interface version' }),
     format: literals(['json', 'msgpack']),
+    slow: literals(['disconnect', 'conflate'], {
+      description: "what happens when the client cannot keep up (`?slow=` on the stream URL): `disconnect` (default) closes with 4008 past `slow_consumer_bytes`; `conflate` sends only each line's newest quote while the connection is backed up, then a `conflated` frame (trades are never conflated: past the bound it is closed with 4008 too)",
+    }),
     channels: T.Array(StreamChannelSchema, { description: "the channels the key's plan includes" }),
     limits: StreamLimitsSchema,
   },
@@ -182,6 +185,21 @@ export const StreamStatusSchema = T.Object(
   },
 );
 
+export const StreamConflatedSchema = T.Object(
+  {
+    type: T.Literal('conflated'),
+    dropped: T.Integer({ minimum: 0, description: 'quotes not sent while the connection was backed up: each was replaced by a newer quote of its line' }),
+    quotes: T.Integer({ minimum: 0, description: 'the quotes that follow this frame at once: the newest of each line that moved meanwhile (their seqs jump by what was dropped; not a gap to fill)' }),
+    since: T.Integer({ description: 'when the connection backed up, Unix ms (service clock)' }),
+    ts: T.Integer({ description: 'when it caught up, Unix ms (service clock)' }),
+  },
+  {
+    $id: 'StreamConflated',
+    description: "`?slow=conflate` only: the connection was backed up from `since` to `ts` and caught up. Followed by each moved line's newest quote (and newest `status`, if one changed), then live quotes again",
+    ...strict,
+  },
+);
+
 export const StreamHeartbeatSchema = T.Object({ type: T.Literal('heartbeat'), ts: UnixMs }, { $id: 'StreamHeartbeat', description: 'every `heartbeat_ms` to every connection, with a WebSocket ping', ...strict });
 
 export const StreamErrorCodeSchema = literals(STREAM_ERROR_CODES, { $id: 'StreamErrorCode' });
@@ -199,12 +217,13 @@ export const SERVER_FRAMES = {
   quote: [StreamQuoteSchema],
   trade: [StreamTradeSchema],
   status: [StreamStatusSchema],
+  conflated: [StreamConflatedSchema],
   heartbeat: [StreamHeartbeatSchema],
   error: [StreamErrorSchema],
 } as const satisfies Record<string, readonly TSchema[]>;
 
 export const StreamServerFrameSchema = T.Union(
-  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamStatusSchema, StreamHeartbeatSchema, StreamErrorSchema],
+  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamStatusSchema, StreamConflatedSchema, StreamHeartbeatSchema, StreamErrorSchema],
   { $id: 'StreamServerFrame' },
 );
 export type StreamServerFrame = Static<typeof StreamServerFrameSchema>;

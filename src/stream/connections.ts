@@ -16,6 +16,9 @@ import { channelsFor, pairDenied, type Pair } from './access.ts';
 import { CLOSE_FLOOD, CLOSE_GOING_AWAY, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER } from '../domain/stream-close-codes.ts';
 export { CLOSE_FLOOD, CLOSE_KEY_INVALID, CLOSE_SLOW_CONSUMER };
 import { HEARTBEAT_TOPIC, topicOf, type Audience, type Format, type StreamHub } from './hub.ts';
+import type { Backlog } from './conflation.ts';
+import { createSlowConsumers, hardBufferLimit, SLOW_CONSUMER_CHECK_MS, SLOW_POLICIES, type SlowPolicy } from './slow-consumers.ts';
+export { hardBufferLimit, SLOW_CONSUMER_CLOSE_WAIT_MS, type SlowPolicy } from './slow-consumers.ts';
 import { packObject } from './messages.ts';
 import { CHANNELS, errorFrame, frameSizeLimit, parseChannel, parseClientFrame, parseDialectChannel, type Channel, type ErrorCode, type SubscribeRequest } from './protocol.ts';
 import { replayPair, sinceFor, snapshotPair, type ReplayReport } from './replay.ts';
@@ -60,21 +63,6 @@ export const REPLAY_WINDOWS_PER_10S = 4;
 const BUDGET_SWEEP_MS = 10_000;
 /** Whole seconds until a budget's window ends (at least 1), for Retry-After and messages. */
 const retryAfterS = (standing: BudgetStanding, nowMs: number) => Math.max(1, Math.ceil((standing.resetMs - nowMs) / 1000));
-/** How often buffered bytes are checked. */
-const SLOW_CONSUMER_CHECK_MS = 50;
-/**
- * How long a slow consumer's close waits for the client to read what was queued before it: the
- * runtime drops a closing connection's unsent bytes, close frame included, within seconds, so the
- * close is sent only once they are gone (or after this, when the frame may be lost).
- */
-export const SLOW_CONSUMER_CLOSE_WAIT_MS = 120_000;
-/**
- * Bun's hard cap on a connection's unsent bytes, past which it drops that connection's messages:
- * far enough above the bound that the check closes the connection with 4008 first, even with a
- * small bound and a fast feed (the close frame itself must still fit under the cap).
- */
-export const hardBufferLimit = (slowConsumerBytes: number) => slowConsumerBytes + Math.max(3 * slowConsumerBytes, 4 << 20);
-
 export interface ConnData {
   id: string;
   account: Account;
@@ -99,6 +87,11 @@ export interface ConnData {
   refused: RefusedKey | null;
   /** A compatibility dialect's connection: it speaks the vendor's frames (null: native). */
   session: DialectSession | null;
+  slow: SlowPolicy;
+  /** A backed-up `conflate` connection's newest quotes, kept off its quotes topics (null: not backed up). */
+  backlog: Backlog | null;
+  /** Whether it ever backed up (logged once per connection). */
+  hasConflated: boolean;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -152,6 +145,8 @@ export interface StreamCounts {
   framesOut: number;
   /** Their payload bytes (text frames counted by length: the frames are ASCII JSON but for quoted input). */
   bytesOut: number;
+  /** Times a `conflate` connection backed up and was held off its quotes topics. */
+  conflations: number;
 }
 
 const countIn = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -167,7 +162,7 @@ export function createStream(deps: StreamDeps) {
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
-  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0 };
+  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0, conflations: 0 };
 
   /** Sends one frame to one connection, counted. */
   const sendRaw = (ws: ServerWebSocket<ConnData>, payload: string | Uint8Array) => {
@@ -210,7 +205,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -232,9 +227,12 @@ export function createStream(deps: StreamDeps) {
     // Other refusals of a valid key carry where the key stands (not counted: no call was served), as REST errors do.
     const keyRate = () => deps.auth.peek(account);
     if (formatRaw !== 'json' && formatRaw !== 'msgpack') return refuse(400, `invalid format ${JSON.stringify(formatRaw.slice(0, 20))}: allowed values are json, msgpack`, keyRate());
+    const slowRaw = url.searchParams.get('slow') ?? 'disconnect';
+    if (!(SLOW_POLICIES as readonly string[]).includes(slowRaw)) return refuse(400, `invalid slow ${JSON.stringify(slowRaw.slice(0, 20))}: allowed values are ${SLOW_POLICIES.join(', ')} (what happens when the connection cannot keep up)`, keyRate());
+    const slow = slowRaw as SlowPolicy;
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -252,7 +250,7 @@ export function createStream(deps: StreamDeps) {
    * frame (checkKey), and the connection counts under its key once admitted.
    */
   function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -427,6 +425,7 @@ export function createStream(deps: StreamDeps) {
         server_time: deps.clock.nowMs(),
         version: VERSION,
         format: ws.data.format,
+        slow: ws.data.slow,
         channels: channelsFor(ws.data.account),
         limits: {
           max_subscriptions: subscriptionLimit(ws.data.account),
@@ -462,9 +461,16 @@ export function createStream(deps: StreamDeps) {
       }
       const parsed = parseClientFrame(message);
       if (!parsed.ok) return fail(ws, parsed.code, parsed.message, parsed.id);
+      // A request changes the subscriptions a backlog watches: the backlog is sent first (the next
+      // check holds the connection back again if it is still backed up).
+      slowConsumers.beforeRequest(ws);
       onRequest(ws, parsed.request);
     },
+    drain(ws) {
+      slowConsumers.drained(ws);
+    },
     close(ws, code) {
+      slowConsumers.release(ws);
       // Not counted: a refused connection, or a dialect's that never authenticated.
       if (!open.delete(ws)) return;
       countIn(counts.closed, CLOSE_REASONS.get(code) ?? 'other');
@@ -484,29 +490,7 @@ export function createStream(deps: StreamDeps) {
     ws.close(CLOSE_FLOOD, 'too many frames for this key');
   }
 
-  const slowReason = () => `slow consumer: more than ${limits.slowConsumerBytes} bytes unsent`;
-  const maxSlowSweeps = Math.ceil(SLOW_CONSUMER_CLOSE_WAIT_MS / SLOW_CONSUMER_CHECK_MS);
-
-  /**
-   * A slow consumer gets nothing more (its subscriptions and heartbeats end at once, so its unsent
-   * bytes stop growing); its close frame goes out once the client has read what was queued, so
-   * the close arrives right after the data however long the client stays away (up to the wait).
-   */
-  function sweepSlowConsumers(): void {
-    for (const ws of open) {
-      const buffered = ws.getBufferedAmount();
-      const { data } = ws;
-      if (data.slowSweeps !== null) {
-        if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
-      } else if (buffered > limits.slowConsumerBytes) {
-        log(`stream: closing ${data.id} (key ${data.account.id}) as a slow consumer: ${buffered} bytes unsent; nothing more is sent to it`);
-        data.slowSweeps = 0;
-        for (const pair of data.subs.values()) ws.unsubscribe(topicOf(data.format, pair.channel.name, pair.entry ? pair.entry.symbol : '*'));
-        data.subs.clear();
-        if (data.session === null) ws.unsubscribe(HEARTBEAT_TOPIC[data.format as Format]);
-      }
-    }
-  }
+  const slowConsumers = createSlowConsumers({ limits, conflation: deps.hub.conflation, clock: deps.clock, send, sendRaw, log, counts });
 
   /** One heartbeat frame to every connection (one publish) and a WebSocket ping to each. */
   function heartbeat(): void {
@@ -532,7 +516,7 @@ export function createStream(deps: StreamDeps) {
       return n;
     },
     start() {
-      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(sweepSlowConsumers, SLOW_CONSUMER_CHECK_MS), setInterval(() => budgets.sweep(), BUDGET_SWEEP_MS)];
+      timers = [setInterval(heartbeat, limits.heartbeatMs), setInterval(() => slowConsumers.sweep(open), SLOW_CONSUMER_CHECK_MS), setInterval(() => budgets.sweep(), BUDGET_SWEEP_MS)];
     },
     stop() {
       for (const t of timers) clearInterval(t);

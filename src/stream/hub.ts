@@ -8,6 +8,7 @@ import type { Server } from 'bun';
 import type { Bar } from '../domain/bar.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import type { Clock } from '../clock.ts';
+import { Conflation } from './conflation.ts';
 import { compositeQuoteJson, compositeTradeJson, packObject, quoteJson, statusJson, tradeJson } from './messages.ts';
 
 export type Format = 'json' | 'msgpack';
@@ -62,6 +63,8 @@ export class StreamHub implements TickSink, BarSink {
   private readonly dialects: DialectEncoder[] = [];
   /** Open dialect connections: while there are none, ticks cost the dialects one comparison. */
   dialectConnections = 0;
+  /** The newest quotes of backed-up `conflate` connections, which are off their quotes topics meanwhile. */
+  readonly conflation = new Conflation();
 
   constructor(private readonly clock: Clock) {}
 
@@ -78,21 +81,21 @@ export class StreamHub implements TickSink, BarSink {
     if (this.dialectConnections > 0) {
       for (const d of this.dialects) this.fanOutDialect(d.audience, channel, entry.symbol, () => d.quote(entry, seq, q));
     }
-    if (sourceCount !== null) {
-      this.fanOut(
-        channel,
-        entry.symbol,
-        () => compositeQuoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs, sourceCount),
-        () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, source_count: sourceCount, seq }),
-      );
-      return;
-    }
-    this.fanOut(
-      channel,
-      entry.symbol,
-      () => quoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs),
-      () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, seq }),
-    );
+    const json =
+      sourceCount !== null
+        ? () => compositeQuoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs, sourceCount)
+        : () => quoteJson(channel, entry.assetClass, entry.symbol, seq, q.bid, q.ask, q.bidSize, q.askSize, q.tsMs);
+    const object =
+      sourceCount !== null
+        ? () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, source_count: sourceCount, seq })
+        : () => ({ type: 'quote', channel, asset: entry.assetClass, symbol: entry.symbol, bid: q.bid, ask: q.ask, bid_size: q.bidSize, ask_size: q.askSize, ts: q.tsMs, timestamp: q.tsMs, seq });
+    if (this.conflation.size === 0) return this.fanOut(channel, entry.symbol, json, object);
+    // Encoded once for the topics and the backlogs alike.
+    let text: string | null = null;
+    let bytes: Uint8Array | null = null;
+    const frame = { json: () => (text ??= json()), msgpack: () => (bytes ??= packObject(object())) };
+    this.fanOut(channel, entry.symbol, frame.json, object, frame.msgpack);
+    this.conflation.offerQuote(channel, entry.symbol, frame);
   }
 
   onTrade(entry: SymbolEntry, seq: number, tsMs: number, price: number, size: number | null, sourceCount: number | null): void {
@@ -128,7 +131,9 @@ export class StreamHub implements TickSink, BarSink {
     }
     let text: string | null = null;
     const json = () => (text ??= statusJson(channel, entry.assetClass, entry.symbol, isStale, liveSources, sinceMs));
-    this.fanOut(channel, entry.symbol, json, () => JSON.parse(json()) as Record<string, unknown>);
+    const object = () => JSON.parse(json()) as Record<string, unknown>;
+    this.fanOut(channel, entry.symbol, json, object);
+    if (this.conflation.size > 0) this.conflation.offerStatus(channel, entry.symbol, { json, msgpack: () => packObject(object()) });
   }
 
   /** Once per symbol and minute; only dialects have bar channels. */
@@ -148,7 +153,7 @@ export class StreamHub implements TickSink, BarSink {
   }
 
   /** Publishes one tick to the symbol's and the whole channel's topics, encoding each format only if it has subscribers. */
-  private fanOut(channel: string, symbol: string, json: () => string, object: () => Record<string, unknown>): void {
+  private fanOut(channel: string, symbol: string, json: () => string, object: () => Record<string, unknown>, msgpack?: () => Uint8Array): void {
     const server = this.server;
     if (!server) return;
     const jTopic = topicOf('json', channel, symbol);
@@ -165,7 +170,7 @@ export class StreamHub implements TickSink, BarSink {
     const mAll = topicOf('msgpack', channel, '*');
     const mCount = server.subscriberCount(mTopic) + server.subscriberCount(mAll);
     if (mCount > 0) {
-      const bytes = packObject(object());
+      const bytes = msgpack !== undefined ? msgpack() : packObject(object());
       server.publish(mTopic, bytes);
       server.publish(mAll, bytes);
       this.published += mCount;

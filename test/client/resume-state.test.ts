@@ -24,6 +24,16 @@ describe('ResumeState', () => {
     expect(s.onTick(quote('BTCUSD', 15))).toEqual({ deliver: true, gap: { type: 'gap', channel: 'crypto.quotes', symbol: 'BTCUSD', from: 11, to: 14 } });
   });
 
+  test('after a conflated frame, the quotes it announces jump in seq without a gap; later jumps are gaps again', () => {
+    const s = new ResumeState();
+    s.onTick(quote('BTCUSD', 10));
+    s.onTick(quote('ETHUSD', 20));
+    s.onConflated(2);
+    expect(s.onTick(quote('BTCUSD', 50))).toEqual({ deliver: true, gap: null });
+    expect(s.onTick(quote('ETHUSD', 90))).toEqual({ deliver: true, gap: null });
+    expect(s.onTick(quote('BTCUSD', 52))).toEqual({ deliver: true, gap: { type: 'gap', channel: 'crypto.quotes', symbol: 'BTCUSD', from: 51, to: 51 } });
+  });
+
   test('restore frames: per channel, since for the pairs seen, snapshot only when some pair was never seen, * on its own', () => {
     const s = new ResumeState();
     s.confirm([

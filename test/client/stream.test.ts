@@ -77,7 +77,8 @@ describe('stream client', () => {
     const forex = (await rest.listForexSymbols()).symbols.map((s) => s.symbol);
     const pairs = [{ channels: [...CRYPTO], symbols: crypto }, { channels: ['forex.quotes'], symbols: forex }];
     const watcher = await Watcher.open(wsUrl(server), pairs);
-    const stream = viaProxy(server, proxy).stream({ backoff: FAST_RETRY });
+    // MdsClient.stream() asks for conflate; this case is about the close and the resume after it.
+    const stream = viaProxy(server, proxy).stream({ backoff: FAST_RETRY, slow: 'disconnect' });
     const rec = new Recorder(stream);
     await stream.subscribe({ channels: [...CRYPTO], symbols: crypto });
     await stream.subscribe({ channels: 'forex.quotes', symbols: forex });
@@ -95,6 +96,37 @@ describe('stream client', () => {
     expect(rec.of('gap')).toEqual([]);
     expect(rec.ticks.size).toBeGreaterThan(crypto.length + forex.length / 2);
     await expectExactlyOnce(rec, watcher);
+  }, 90_000);
+
+  test('conflate (the default of MdsClient.stream()): a backed-up client gets a conflated event and each line\'s newest quote, with no gap and no reconnect', async () => {
+    await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'], waitForHistory: false });
+    await using proxy = await startProxy(server.port);
+    const rest = new MdsClient({ baseUrl: server.base, apiKey: server.key });
+    const crypto = (await rest.listCryptoSymbols()).data.map((s) => s.symbol);
+    const forex = (await rest.listForexSymbols()).symbols.map((s) => s.symbol);
+    const watcher = await Watcher.open(wsUrl(server), [{ channels: ['crypto.quotes'], symbols: crypto }, { channels: ['forex.quotes'], symbols: forex }]);
+    const stream = viaProxy(server, proxy).stream({ backoff: FAST_RETRY });
+    const rec = new Recorder(stream);
+    await stream.subscribe({ channels: 'crypto.quotes', symbols: crypto });
+    await stream.subscribe({ channels: 'forex.quotes', symbols: forex });
+    await until(async () => rec.tickCount() > 200, 'ticks through the proxy');
+    proxy.pauseUpstream();
+    await until(async () => server.logs.some((l) => l.includes('is backed up')), 'the server to hold the client back', 30_000);
+    proxy.resumeUpstream();
+    await until(async () => rec.of('conflated').length > 0, 'the conflated event', 30_000);
+    await serverMovesOn(watcher, rec, 'crypto.quotes|BTCUSD', 20);
+    await until(async () => rec.lastSeq('crypto.quotes|BTCUSD') >= watcher.lastSeq('crypto.quotes|BTCUSD') - 5, 'the client to catch up');
+    await closed(stream, rec);
+    watcher.close();
+    expect(rec.of('conflated')[0]).toEqual({ type: 'conflated', dropped: expect.any(Number), quotes: expect.any(Number), since: expect.any(Number), ts: expect.any(Number) });
+    expect(stream.stats.conflated).toBe(rec.of('conflated').reduce((n, c) => n + c.dropped, 0));
+    expect(stream.stats.conflated).toBeGreaterThan(0);
+    expect(rec.of('gap')).toEqual([]);
+    expect(stream.stats.reconnects).toBe(0);
+    // Never a stale quote: per pair, seqs only rise.
+    for (const [pair, ticks] of rec.ticks) {
+      for (let i = 1; i < ticks.length; i++) if (ticks[i]!.seq <= ticks[i - 1]!.seq) throw new Error(`${pair}: seq ${ticks[i]!.seq} after ${ticks[i - 1]!.seq}`);
+    }
   }, 90_000);
 
   test('a silent socket (the proxy stops carrying frames, the connection stays open) is replaced after the heartbeat timeout, and resumes', async () => {

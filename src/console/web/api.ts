@@ -105,8 +105,9 @@ export class ConsoleApi {
     return this.call((c) => c.listMarketSessions({ market, from, to }));
   }
 
+  /** A watchlist shows the newest price: a tab in the background or a slow link gets conflated quotes, not a 4008. */
   stream(): MdsStream {
-    return this.client.stream({ snapshot: true });
+    return this.client.stream({ snapshot: true, slow: 'conflate' });
   }
 
 }
