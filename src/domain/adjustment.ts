@@ -86,13 +86,18 @@ export function dividendFactor(d: Dividend, prev: PreviousClose | null, splits: 
   return f > 0 && Number.isFinite(f) ? f : null;
 }
 
-/** Builds the schedule of the actions in force (see `actionsInForce`). */
-export function buildSchedule(adjustment: Adjustment, inForce: SymbolActions, previousClose: (exDate: string) => PreviousClose | null): AdjustmentSchedule {
+/**
+ * Builds the schedule of a symbol's actions that `adjustment` applies and that are in force on
+ * `today`. A dividend's previous close is restated by every split between the two, also when the
+ * answer is not split-adjusted: that is about units, not about which adjustment is asked for.
+ */
+export function buildSchedule(adjustment: Adjustment, actions: SymbolActions, today: string, previousClose: (exDate: string) => PreviousClose | null): AdjustmentSchedule {
+  const inForce = actionsInForce(actions, adjustment, today);
   const events: { cutoff: number; price: number; volume: number }[] = [];
   for (const s of inForce.splits) events.push({ cutoff: cutoffOf(s.date), price: splitPriceFactor(s), volume: s.to / s.from });
   const skippedDividends: string[] = [];
   for (const d of inForce.dividends) {
-    const f = dividendFactor(d, previousClose(d.exDate), inForce.splits);
+    const f = dividendFactor(d, previousClose(d.exDate), actions.splits);
     if (f === null) skippedDividends.push(d.exDate);
     else events.push({ cutoff: cutoffOf(d.exDate), price: f, volume: 1 });
   }
