@@ -126,6 +126,16 @@ export function buildSchedule(adjustment: Adjustment, actions: SymbolActions, to
   return { adjustment, version: adjustmentVersion(inForce), cutoffs: Float64Array.from(cutoffs), price, volume, skippedDividends };
 }
 
+/**
+ * Adjusted prices are rounded to 6 decimals (a millionth of the currency: far below any tick) so
+ * they print as short as raw ones (`113.697531`, not `113.69753099999999`): bodies stay the size
+ * of raw ones. Rounding is monotone, so it still commutes with highest and lowest (a rolled-up bar
+ * stays the roll-up of its minutes); volume is never rounded (a sum would not commute).
+ */
+export function roundPrice(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
 /** The segment of the schedule a bar starting at `t` lies in. */
 function segmentOf(schedule: AdjustmentSchedule, t: number): number {
   const c = schedule.cutoffs;
@@ -158,10 +168,10 @@ export function adjustRecords(schedule: AdjustmentSchedule, records: Float64Arra
       vf = schedule.volume[seg]!;
     }
     if (pf === 1 && vf === 1) continue;
-    records[at + 1] = records[at + 1]! * pf;
-    records[at + 2] = records[at + 2]! * pf;
-    records[at + 3] = records[at + 3]! * pf;
-    records[at + 4] = records[at + 4]! * pf;
+    records[at + 1] = roundPrice(records[at + 1]! * pf);
+    records[at + 2] = roundPrice(records[at + 2]! * pf);
+    records[at + 3] = roundPrice(records[at + 3]! * pf);
+    records[at + 4] = roundPrice(records[at + 4]! * pf);
     records[at + 5] = records[at + 5]! * vf;
   }
 }
@@ -171,7 +181,8 @@ export function adjustBar(schedule: AdjustmentSchedule, bar: Bar): Bar {
   const seg = segmentOf(schedule, bar.t);
   const pf = schedule.price[seg]!;
   const vf = schedule.volume[seg]!;
-  return { t: bar.t, o: bar.o * pf, h: bar.h * pf, l: bar.l * pf, c: bar.c * pf, v: bar.v === null ? null : bar.v * vf };
+  if (pf === 1 && vf === 1) return { ...bar };
+  return { t: bar.t, o: roundPrice(bar.o * pf), h: roundPrice(bar.h * pf), l: roundPrice(bar.l * pf), c: roundPrice(bar.c * pf), v: bar.v === null ? null : bar.v * vf };
 }
 
 /** The UTC date of an instant. */

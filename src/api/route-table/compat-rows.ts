@@ -52,7 +52,7 @@ const massiveRows: RouteRow[] = [
     operationId: 'massiveAggregates',
     summary: 'aggregate bars of a window (the native range bars), oldest first by default, paged by next_url',
     params: T.Object({ ticker: TICKER.properties.ticker, multiplier: str('bar size multiplier'), timespan: str('minute, hour or day (1, 5, 15 minute; 1, 4 hour; 1 day)'), from: str('YYYY-MM-DD or Unix ms'), to: str('YYYY-MM-DD (whole day) or Unix ms (included)') }),
-    query: optional({ adjusted: 'true or false, echoed', sort: 'asc (default) or desc', limit: 'bars per page, 1 to 50000 (pages are cut at 5000)', cursor: 'from next_url', apiKey: 'the mds API key' }),
+    query: optional({ adjusted: 'true (default: split-adjusted, as the vendor) or false (raw); echoed', sort: 'asc (default) or desc', limit: 'bars per page, 1 to 50000 (pages are cut at 5000)', cursor: 'from next_url', apiKey: 'the mds API key' }),
     response: M.MassiveAggsSchema,
     examples: ['/v2/aggs/ticker/AAPL/range/1/day/2026-03-02/2026-03-04', '/v2/aggs/ticker/X:BTCUSD/range/5/minute/2026-03-03/2026-03-03?sort=desc&limit=10'],
     errorExample: { path: '/v2/aggs/ticker/AAPL/range/1/fortnight/2026-03-02/2026-03-04', status: 400 },
@@ -88,7 +88,7 @@ const SYMBOL = T.Object({ symbol: str('US stock symbol, e.g. AAPL') });
 const LOC = T.Object({ loc: str('us') });
 const BARS_QUERY = optional({
   symbols: 'comma-separated symbols (stocks AAPL, crypto BTC/USD)', timeframe: '1Min, 5Min, 15Min, 1Hour, 4Hour or 1Day', start: 'RFC 3339 or YYYY-MM-DD (default: start of today, UTC)', end: 'RFC 3339 or YYYY-MM-DD (default: now)',
-  limit: 'bars per page across symbols, 1 to 10000 (default 1000)', page_token: 'from next_page_token', adjustment: 'accepted, no effect', asof: 'accepted, no effect', feed: 'accepted, no effect (one consolidated line)', currency: 'accepted, no effect', sort: 'asc (default) or desc',
+  limit: 'bars per page across symbols, 1 to 10000 (default 1000)', page_token: 'from next_page_token', adjustment: 'stocks: raw (default), split, dividend or all (as the native adjustment); crypto: no effect', asof: 'accepted, no effect', feed: 'accepted, no effect (one consolidated line)', currency: 'accepted, no effect', sort: 'asc (default) or desc',
 });
 const SINGLE_BARS_QUERY = T.Object(Object.fromEntries(Object.entries(BARS_QUERY.properties).filter(([k]) => k !== 'symbols')));
 const LATEST_QUERY = optional({ symbols: 'comma-separated symbols', feed: 'accepted, no effect', currency: 'accepted, no effect' });

@@ -10,6 +10,7 @@ import { DAY_MS, TIMEFRAME_INFO } from '../../../domain/timeframes.ts';
 import type { Bar } from '../../../domain/bar.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
+import { parseAdjustment } from '../../../domain/adjustment.ts';
 import { barPage, quoteOf, resolveTicker, tradeOf, type NativeBar } from '../native-reads.ts';
 import { fromAlpacaCrypto, fromAlpacaStock } from '../tickers.ts';
 import { INVALID_SYMBOL_PREFIX } from './dialect.ts';
@@ -72,6 +73,8 @@ export interface BarsQuery {
   limit?: string;
   page_token?: string;
   sort?: string;
+  /** Stocks: raw (the vendor's default), split, dividend or all, as the native parameter. */
+  adjustment?: string;
 }
 
 /**
@@ -90,6 +93,7 @@ export function barsOf(deps: ApiDeps, account: Account, flavor: Flavor, symbols:
   const limit = parseLimit(query.limit, 1000, 10_000);
   const sort = parseSort(query.sort);
   const pos = decodePageToken(query.page_token);
+  const adjustment = flavor.assetClass === 'stocks' ? parseAdjustment(query.adjustment) : 'raw';
   const bars: Record<string, Record<string, unknown>[]> = {};
   let remaining = limit;
   let next: string | null = null;
@@ -103,7 +107,7 @@ export function barsOf(deps: ApiDeps, account: Account, flavor: Flavor, symbols:
     }
     let offset = i === pos.symbolIndex ? pos.offset : 0;
     for (;;) {
-      const page = barPage(deps, entry, { tf, fromMs: startMs, toMs: endMs + 1, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort });
+      const page = barPage(deps, entry, { tf, fromMs: startMs, toMs: endMs + 1, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort }, adjustment);
       if (page.bars.length > 0) (bars[symbol] ??= []).push(...page.bars.map(alpacaBar));
       remaining -= page.bars.length;
       if (page.nextOffset === null) break;

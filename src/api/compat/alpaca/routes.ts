@@ -30,7 +30,7 @@ export function alpacaRoutes(deps: ApiDeps) {
   };
   return (
     new Elysia({ prefix: ALPACA_PREFIX })
-      // Stocks (the SIP/IEX feeds are one consolidated mds line; `feed` and `adjustment` are accepted and have no effect).
+      // Stocks (the SIP/IEX feeds are one consolidated mds line; `feed` is accepted and has no effect; `adjustment` is the native one).
       .get('/v2/stocks/bars', ({ query, request }) => JSON.stringify(barsOf(deps, accountOf(request), STOCKS, parseSymbols(query.symbols), query, false)), { query: BarsQuerySchema })
       .get('/v2/stocks/:symbol/bars', ({ params, query, request }) => stockSingle(request, params.symbol, query), { params: SymbolParams, query: BarsQuerySchema })
       .get('/v2/stocks/quotes/latest', ({ query, request }) => JSON.stringify({ quotes: latestOf(deps, accountOf(request), STOCKS, parseSymbols(query.symbols), quoteValue(deps, STOCKS)) }), { query: LatestQuery })

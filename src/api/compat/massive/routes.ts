@@ -7,6 +7,7 @@ import { aggsBody, groupedBody, prevBody } from './aggs.ts';
 import { MASSIVE_PREFIX } from './dialect.ts';
 import { lastCryptoTradeBody, lastCurrencyQuoteBody, lastQuoteBody, lastTradeBody, snapshotBody, snapshotsBody } from './latest.ts';
 import { marketStatusBody, tickersBody, upcomingBody } from './reference.ts';
+import { dividendsBody, splitsBody } from './corporate-actions.ts';
 
 const Ticker = t.Object({ ticker: t.String() });
 const Pair = t.Object({ from: t.String(), to: t.String() });
@@ -19,6 +20,14 @@ const TickersQuery = t.Object({ tickers: t.Optional(t.Union([t.String(), t.Array
 const ListQuery = t.Object({
   ticker: t.Optional(t.String()), type: t.Optional(t.String()), market: t.Optional(t.String()), exchange: t.Optional(t.String()), search: t.Optional(t.String()),
   active: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()),
+});
+
+const dated = (field: string) => Object.fromEntries(['', '.gt', '.gte', '.lt', '.lte'].map((s) => [`${field}${s}`, t.Optional(t.String())]));
+const paged = { ticker: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()) };
+const SplitsQuery = t.Object({ ...paged, ...dated('execution_date'), reverse_split: t.Optional(t.String()) });
+const DividendsQuery = t.Object({
+  ...paged, ...dated('ex_dividend_date'), ...dated('record_date'), ...dated('declaration_date'), ...dated('pay_date'),
+  cash_amount: t.Optional(t.String()), frequency: t.Optional(t.String()), dividend_type: t.Optional(t.String()),
 });
 
 const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '');
@@ -46,5 +55,7 @@ export function massiveRoutes(deps: ApiDeps) {
     .get('/v2/snapshot/locale/global/markets/forex/tickers/:ticker', ({ params, request, set }) => snapshotBody(deps, accountOf(request), 'forex', params.ticker, requestIdOf(set)), { params: Ticker, query: KeyQuery })
     .get('/v1/marketstatus/now', () => marketStatusBody(deps), { query: KeyQuery })
     .get('/v1/marketstatus/upcoming', () => upcomingBody(deps), { query: KeyQuery })
+    .get('/v3/reference/splits', ({ query, request, set }) => splitsBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: SplitsQuery })
+    .get('/v3/reference/dividends', ({ query, request, set }) => dividendsBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: DividendsQuery })
     .get('/v3/reference/tickers', ({ query, request, set }) => tickersBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: ListQuery });
 }
