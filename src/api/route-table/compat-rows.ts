@@ -1,6 +1,7 @@
 // Route table rows of the compatibility routes (src/api/compat): the vendors' paths under /compat,
 // their bodies and their own error bodies (`errorSchema`), documented and contract-tested like the
 // native routes.
+import * as CA from '../../domain/corporate-action-schemas.ts';
 import { Type as T, type TObject, type TSchema } from '@sinclair/typebox';
 import * as A from '../compat/alpaca/schemas.ts';
 import * as M from '../compat/massive/schemas.ts';
@@ -114,4 +115,40 @@ const alpacaRows: RouteRow[] = [
   alpaca({ path: '/v2/calendar', operationId: 'alpacaCalendar', summary: 'US trading days with their hours (trading host route, same base path)', query: optional({ start: 'YYYY-MM-DD or RFC 3339 (its date as written)', end: 'same; default a year after start', date_type: 'accepted, no effect' }), response: A.AlpacaCalendarSchema, examples: ['/v2/calendar?start=2026-03-01&end=2026-03-31'], errorExample: { path: '/v2/calendar?start=March', status: 400 } }),
 ];
 
-export const compatRows: RouteRow[] = [...massiveRows, ...alpacaRows];
+/** Corporate actions in the vendors' reference routes (issue 32). */
+const REFERENCE_PAGING = { order: 'asc or desc (default)', limit: '1 to 1000 (default 10)', cursor: 'from next_url', apiKey: 'the mds API key' };
+const dated = (field: string) => Object.fromEntries(['', '.gt', '.gte', '.lt', '.lte'].map((s) => [`${field}${s}`, `${s === '' ? 'exactly' : s.slice(1)} YYYY-MM-DD`]));
+const corporateActionRows: RouteRow[] = [
+  massive({
+    path: '/v3/reference/splits',
+    operationId: 'massiveSplits',
+    summary: 'stock splits imported with mds import splits, filtered and paged by next_url',
+    query: optional({ ticker: 'exact ticker', ...dated('execution_date'), reverse_split: 'true or false', sort: 'execution_date (default) or ticker', ...REFERENCE_PAGING }),
+    response: CA.MassiveSplitsSchema,
+    examples: ['/v3/reference/splits?ticker=AAPL', '/v3/reference/splits?execution_date.gte=2020-01-01&order=asc&limit=5'],
+    errorExample: { path: '/v3/reference/splits?execution_date.gte=2020-13-01', status: 400 },
+  }),
+  massive({
+    path: '/v3/reference/dividends',
+    operationId: 'massiveDividends',
+    summary: 'cash dividends imported with mds import dividends, filtered and paged by next_url',
+    query: optional({
+      ticker: 'exact ticker', ...dated('ex_dividend_date'), ...dated('record_date'), ...dated('declaration_date'), ...dated('pay_date'), cash_amount: 'ignored', frequency: '0, 1, 2, 4, 12, 24 or 52', dividend_type: 'CD, SC, LT or ST',
+      sort: 'ex_dividend_date (default), pay_date, declaration_date, record_date, cash_amount or ticker', ...REFERENCE_PAGING,
+    }),
+    response: CA.MassiveDividendsSchema,
+    examples: ['/v3/reference/dividends?ticker=AAPL', '/v3/reference/dividends?ex_dividend_date.gte=2020-01-01&limit=5'],
+    errorExample: { path: '/v3/reference/dividends?limit=5000', status: 400 },
+  }),
+  alpaca({
+    path: '/v1/corporate-actions',
+    operationId: 'alpacaCorporateActions',
+    summary: 'forward and reverse splits and cash dividends of US stocks with an ex-date in [start, end] (SDK 4 marketData.corporateActions)',
+    query: optional({ symbols: 'comma-separated symbols', types: 'forward_split, reverse_split, cash_dividend (default all)', start: 'YYYY-MM-DD (default today, UTC)', end: 'YYYY-MM-DD (default today, UTC)', limit: '1 to 1000 (default 100)', page_token: 'from next_page_token', sort: 'asc (default) or desc', cusips: 'ignored', ids: 'ignored', region: 'ignored' }),
+    response: CA.AlpacaCorporateActionsSchema,
+    examples: ['/v1/corporate-actions?symbols=AAPL&start=2020-01-01&end=2020-12-31'],
+    errorExample: { path: '/v1/corporate-actions?types=merger', status: 400 },
+  }),
+];
+
+export const compatRows: RouteRow[] = [...massiveRows, ...alpacaRows, ...corporateActionRows];
