@@ -25,6 +25,9 @@ const FIRST = Date.UTC(2020, 6, 1);
 let dir: TempDir;
 let store: Store;
 let app: ReturnType<typeof createApp>;
+/** The daily bar in progress the app sees (the pipeline changes it in place). */
+let live: Bar | null = null;
+let symId = 0;
 const daily: Bar[] = [];
 const SPLIT: Split = { symbol: 'US:AAPL', date: '2020-08-31', from: 1, to: 4 };
 const DIVIDEND: Dividend = { symbol: 'US:AAPL', exDate: '2020-08-07', cash: 0.82, payDate: '2020-08-13', recordDate: '2020-08-10', declarationDate: '2020-07-30', frequency: 4, dividendType: 'CD' };
@@ -33,7 +36,7 @@ beforeAll(() => {
   dir = tempDir();
   store = Store.open({ dataDir: dir.path });
   seedRegistry(store, CATALOG);
-  const symId = store.registry.resolve('stocks', 'US:AAPL')!.id;
+  symId = store.registry.resolve('stocks', 'US:AAPL')!.id;
   // Weekdays of July to mid-September 2020: ~450 before the split, ~120 after.
   for (let t = FIRST, i = 0; t < Date.UTC(2020, 8, 15); t += DAY, i++) {
     const wd = new Date(t).getUTCDay();
@@ -47,7 +50,7 @@ beforeAll(() => {
   store.corporateActions.put([SPLIT], [DIVIDEND]);
   const clock = new ManualClock(Date.UTC(2020, 8, 15, 15, 0));
   const auth = new Authenticator({ store, clock, plans: BUILT_IN_PLANS, devKey: KEY, devPerMinute: 1_000_000 });
-  app = createApp({ store, bars: { barInProgress: () => null }, clock, auth, feed: 'none', version: '1.0.0' }, () => {});
+  app = createApp({ store, bars: { barInProgress: (id: number, tf: string) => (id === symId && tf === '1d' ? live : null) }, clock, auth, feed: 'none', version: '1.0.0' }, () => {});
 });
 
 afterAll(async () => {
@@ -138,6 +141,28 @@ describe('adjusted range', () => {
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(after.headers.get('etag')!.startsWith(`"${body.adjustment_version}-`)).toBe(true);
     expect((await get(`${RANGE}?adjustment=split`)).headers.get('etag')).toBe(splitTag);
+  });
+});
+
+describe('adjusted range with a bar in progress', () => {
+  test('a moving bar in progress is in every answer as it is now; the completed bars stay the same', async () => {
+    const path = '/stocks/agg/US:AAPL/1/day/2020-08-20/2020-09-15?adjustment=split&sort=asc';
+    const before = await (await get(path)).json();
+    live = { t: Date.UTC(2020, 8, 15), o: 120, h: 121, l: 119, c: 120.5, v: 1000 };
+    const first = await (await get(path)).json();
+    expect(first.results.at(-1)).toEqual(live);
+    expect(first.results.slice(0, -1)).toEqual(before.results);
+    live.c = 120.75;
+    live.h = 121.5;
+    live.v = 2500;
+    const second = await get(path);
+    const body = await second.json();
+    expect(body.results.at(-1)).toEqual({ ...live });
+    expect(body.results.slice(0, -1)).toEqual(before.results);
+    const desc = await (await get(path.replace('sort=asc', 'sort=desc'))).json();
+    expect(desc.results[0]).toEqual({ ...live });
+    expect(desc.results.slice(1)).toEqual([...before.results].reverse());
+    live = null;
   });
 });
 
