@@ -31,6 +31,9 @@ export async function benchAdjustedRange(ctx: BenchContext, server: MdsServer, c
   await importActions(server, clockStartMs);
   const raw = `/stocks/agg/US:AAPL/1/minute/${day(clockStartMs - 30 * DAY_MS)}/${day(clockStartMs)}?limit=5000`;
   const adjusted = `${raw}&adjustment=all`;
+  // The history older than the first days is built in the background: wait for the whole page.
+  const deadline = performance.now() + 300_000;
+  while (JSON.parse(new TextDecoder().decode(await server.fetchBody(raw))).results_count < 5000 && performance.now() < deadline) await Bun.sleep(1000);
   const rawBody = JSON.parse(new TextDecoder().decode(await server.fetchBody(raw)));
   const adjBody = JSON.parse(new TextDecoder().decode(await server.fetchBody(adjusted)));
   const problems: string[] = [];
