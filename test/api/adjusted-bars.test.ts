@@ -181,3 +181,45 @@ describe('adjusted prev', () => {
     expect(lastBefore.result.t).toBe(daily.at(-1)!.t);
   });
 });
+
+describe('vendor reference routes: filters and paging', () => {
+  test('Massive splits: ticker, date range, reverse_split, order, and next_url pages covering every match once', async () => {
+    store.corporateActions.put(
+      [
+        { symbol: 'US:MSFT', date: '2003-02-18', from: 1, to: 2 },
+        { symbol: 'US:NVDA', date: '2021-07-20', from: 1, to: 4 },
+        { symbol: 'US:NVDA', date: '2024-06-10', from: 1, to: 10 },
+        { symbol: 'US:GE', date: '2021-08-02', from: 8, to: 1 },
+      ],
+      [],
+    );
+    const json = async (path: string) => (await get(`/compat/massive${path}`)).json();
+    expect((await json('/v3/reference/splits?ticker=NVDA')).results.map((r: Json) => r.execution_date)).toEqual(['2024-06-10', '2021-07-20']);
+    expect((await json('/v3/reference/splits?reverse_split=true')).results.map((r: Json) => [r.ticker, r.split_from, r.split_to])).toEqual([['GE', 8, 1]]);
+    expect((await json('/v3/reference/splits?execution_date.gte=2021-01-01&execution_date.lt=2024-01-01&order=asc')).results.map((r: Json) => r.ticker)).toEqual(['NVDA', 'GE']);
+    const seen: string[] = [];
+    let path: string | null = '/compat/massive/v3/reference/splits?order=asc&limit=2';
+    while (path !== null) {
+      const body: Json = await (await get(path)).json();
+      expect(body.results.length).toBeLessThanOrEqual(2);
+      seen.push(...body.results.map((r: Json) => `${r.ticker} ${r.execution_date}`));
+      path = body.next_url ? body.next_url.replace('http://localhost', '') : null;
+    }
+    expect(seen).toEqual(['US:MSFT 2003-02-18', 'AAPL 2020-08-31', 'NVDA 2021-07-20', 'GE 2021-08-02', 'NVDA 2024-06-10'].map((s) => s.replace('US:', '')));
+    const bad = await get('/compat/massive/v3/reference/splits?execution_date.gte=2021-13-01');
+    expect(bad.status).toBe(400);
+  });
+
+  test('Alpaca corporate actions: grouped by type, start and end on the ex-date, page_token paging', async () => {
+    const body: Json = await (await get('/compat/alpaca/v1/corporate-actions?symbols=NVDA,GE,AAPL&start=2020-01-01&end=2022-12-31')).json();
+    expect(body.corporate_actions.forward_splits.map((s: Json) => [s.symbol, s.old_rate, s.new_rate, s.ex_date])).toEqual([['AAPL', 1, 4, '2020-08-31'], ['NVDA', 1, 4, '2021-07-20']]);
+    expect(body.corporate_actions.reverse_splits.map((s: Json) => s.symbol)).toEqual(['GE']);
+    expect(body.corporate_actions.cash_dividends.map((d: Json) => [d.ex_date, d.rate])).toEqual([['2020-08-07', 0.82], ['2020-09-08', 0.205]]);
+    const first: Json = await (await get('/compat/alpaca/v1/corporate-actions?symbols=AAPL&start=2020-01-01&end=2020-12-31&limit=2')).json();
+    expect(first.next_page_token).not.toBeNull();
+    const second: Json = await (await get(`/compat/alpaca/v1/corporate-actions?symbols=AAPL&start=2020-01-01&end=2020-12-31&limit=2&page_token=${first.next_page_token}`)).json();
+    expect(second.next_page_token).toBeNull();
+    expect([...first.corporate_actions.cash_dividends, ...(second.corporate_actions.cash_dividends ?? [])].length + (first.corporate_actions.forward_splits?.length ?? 0) + (second.corporate_actions.forward_splits?.length ?? 0)).toBe(3);
+    expect((await get('/compat/alpaca/v1/corporate-actions?types=merger')).status).toBe(400);
+  });
+});
