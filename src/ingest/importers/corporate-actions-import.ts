@@ -38,5 +38,7 @@ export async function importCorporateActions(store: Store, kind: CorporateAction
   const symbols = new Set([...splits.map((s) => s.symbol), ...dividends.map((d) => d.symbol)]);
   if ((opts.strict && badRows > 0) || symbols.size === 0) return { rows, badRows, symbols: symbols.size, written: null };
   const written = store.corporateActions.put(splits, dividends);
+  // For an ingest node to publish to its edges (store/history-changes.ts): each symbol's actions as stored.
+  if (written.added + written.replaced > 0) await store.historyChanges.note({ kind: 'actions', symbols: [...symbols] });
   return { rows, badRows, symbols: symbols.size, written };
 }
