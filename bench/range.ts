@@ -3,6 +3,7 @@
 // bare Bun.serve answering the real body (fetched once) as a constant.
 // Target (issue 6): 5000 bars ≥ 0.5× the prebuilt-body ceiling.
 import { measurePair } from './lib/http-pair.ts';
+import { benchAdjustedRange } from './range-adjusted.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import type { MdsServer } from './lib/server.ts';
 
@@ -64,5 +65,6 @@ export async function benchRange(ctx: BenchContext, server: MdsServer, clockStar
       },
     });
   }
+  rows.push(...(await benchAdjustedRange(ctx, server, clockStartMs)));
   return rows;
 }

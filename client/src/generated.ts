@@ -312,6 +312,10 @@ export interface PrevBar {
   bar_start?: number | null;
   bar_end?: number | null;
   as_of?: number | null;
+  /** the adjustment applied (adjusted answers only) */
+  adjustment?: 'split' | 'dividend' | 'all';
+  /** identifies the set of corporate actions applied; changes exactly when that set does (also in the ETag) */
+  adjustment_version?: string;
 }
 
 export interface Bar {
@@ -329,6 +333,10 @@ export interface Range {
   total_count: number | null;
   results: Bar[];
   next_offset: number | null;
+  /** the adjustment applied (adjusted answers only) */
+  adjustment?: 'split' | 'dividend' | 'all';
+  /** identifies the set of corporate actions applied; changes exactly when that set does (also in the ETag) */
+  adjustment_version?: string;
 }
 
 export interface Symbols {
@@ -475,9 +483,41 @@ export interface OvernightPrevBar {
   bar_start?: number | null;
   bar_end?: number | null;
   as_of?: number | null;
+  /** the adjustment applied (adjusted answers only) */
+  adjustment?: 'split' | 'dividend' | 'all';
+  /** identifies the set of corporate actions applied; changes exactly when that set does (also in the ETag) */
+  adjustment_version?: string;
   session_start: number | null;
   session_end: number | null;
   session_open: boolean;
+}
+
+export interface SplitList {
+  symbol: string;
+  count: number;
+  results: {
+    execution_date: string;
+    split_from: number;
+    split_to: number;
+  }[];
+  /** the adjustment_version of adjustment=split (splits) or adjustment=dividend (dividends) answers for this symbol now */
+  adjustment_version: string;
+}
+
+export interface DividendList {
+  symbol: string;
+  count: number;
+  results: {
+    ex_dividend_date: string;
+    cash_amount: number;
+    pay_date: string | null;
+    record_date: string | null;
+    declaration_date: string | null;
+    frequency: number | null;
+    dividend_type: string | null;
+  }[];
+  /** the adjustment_version of adjustment=split (splits) or adjustment=dividend (dividends) answers for this symbol now */
+  adjustment_version: string;
 }
 
 export interface MarketList {
@@ -1235,6 +1275,73 @@ export interface AlpacaCalendar {
   settlement_date: string;
 }[]
 
+export interface MassiveSplits {
+  results: {
+    execution_date: string;
+    id: string;
+    split_from: number;
+    split_to: number;
+    ticker: string;
+  }[];
+  status: 'OK';
+  request_id: string;
+  next_url?: string;
+}
+
+export interface MassiveDividends {
+  results: {
+    cash_amount: number;
+    currency: string;
+    declaration_date?: string;
+    dividend_type?: string;
+    ex_dividend_date: string;
+    frequency?: number;
+    id: string;
+    pay_date?: string;
+    record_date?: string;
+    ticker: string;
+  }[];
+  status: 'OK';
+  request_id: string;
+  next_url?: string;
+}
+
+export interface AlpacaCorporateActions {
+  corporate_actions: {
+    forward_splits?: {
+      id: string;
+      symbol: string;
+      cusip: string;
+      new_rate: number;
+      old_rate: number;
+      process_date: string;
+      ex_date: string;
+    }[];
+    reverse_splits?: {
+      id: string;
+      symbol: string;
+      cusip: string;
+      new_rate: number;
+      old_rate: number;
+      process_date: string;
+      ex_date: string;
+    }[];
+    cash_dividends?: {
+      id: string;
+      symbol: string;
+      cusip: string;
+      rate: number;
+      special: boolean;
+      foreign: boolean;
+      process_date: string;
+      ex_date: string;
+      record_date?: string;
+      payable_date?: string;
+    }[];
+  };
+  next_page_token: string | null;
+}
+
 export interface MassiveTrades {
   status: 'OK';
   request_id: string;
@@ -1341,6 +1448,8 @@ export interface GetCryptoPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getCryptoRange: its path and query parameters. */
@@ -1361,6 +1470,8 @@ export interface GetCryptoRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getForexQuote: its path and query parameters. */
@@ -1387,6 +1498,8 @@ export interface GetForexPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getForexRange: its path and query parameters. */
@@ -1407,6 +1520,8 @@ export interface GetForexRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of listStocksSymbols: its path and query parameters. */
@@ -1439,6 +1554,8 @@ export interface GetStocksPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getStocksRange: its path and query parameters. */
@@ -1459,6 +1576,8 @@ export interface GetStocksRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getIndicesQuote: its path and query parameters. */
@@ -1485,6 +1604,8 @@ export interface GetIndicesPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getIndicesRange: its path and query parameters. */
@@ -1505,6 +1626,8 @@ export interface GetIndicesRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getEtfsQuote: its path and query parameters. */
@@ -1531,6 +1654,8 @@ export interface GetEtfsPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getEtfsRange: its path and query parameters. */
@@ -1551,6 +1676,8 @@ export interface GetEtfsRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getCommoditiesQuote: its path and query parameters. */
@@ -1577,6 +1704,8 @@ export interface GetCommoditiesPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getCommoditiesRange: its path and query parameters. */
@@ -1597,6 +1726,8 @@ export interface GetCommoditiesRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getPerpetualsQuote: its path and query parameters. */
@@ -1623,6 +1754,8 @@ export interface GetPerpetualsPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getPerpetualsRange: its path and query parameters. */
@@ -1643,6 +1776,8 @@ export interface GetPerpetualsRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getPerpetualsMark: its path and query parameters. */
@@ -1675,6 +1810,8 @@ export interface GetOvernightPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getOvernightRange: its path and query parameters. */
@@ -1695,6 +1832,8 @@ export interface GetOvernightRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getV1EtfsQuote: its path and query parameters. */
@@ -1721,6 +1860,8 @@ export interface GetV1EtfsPrevBarArgs {
   symbol: string;
   /** the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of */
   interval?: '1m' | '5m' | '15m' | '1h' | '4h' | '1d';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 /** The arguments of getV1EtfsRange: its path and query parameters. */
@@ -1741,6 +1882,20 @@ export interface GetV1EtfsRangeArgs {
   offset?: number;
   /** order by t (date for bonds) before paging; case-insensitive */
   sort?: 'asc' | 'desc';
+  /** split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
+}
+
+/** The arguments of getStockSplits: its path and query parameters. */
+export interface GetStockSplitsArgs {
+  /** MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
+}
+
+/** The arguments of getStockDividends: its path and query parameters. */
+export interface GetStockDividendsArgs {
+  /** MARKET:BASE, a two-letter market prefix and a ticker such as US:AAPL; trimmed and uppercased before lookup (the pattern is the canonical form) */
+  symbol: string;
 }
 
 /** The arguments of listMarketStatus: its path and query parameters. */
@@ -2601,7 +2756,7 @@ export interface MassiveAggregatesArgs {
   from: string;
   /** YYYY-MM-DD (whole day) or Unix ms (included) */
   to: string;
-  /** true or false, echoed */
+  /** true (default: split-adjusted, as the vendor) or false (raw); echoed */
   adjusted?: string;
   /** asc (default) or desc */
   sort?: string;
@@ -2879,7 +3034,7 @@ export interface AlpacaStockBarsArgs {
   limit?: string;
   /** from next_page_token */
   page_token?: string;
-  /** accepted, no effect */
+  /** stocks: raw (default), split, dividend or all (as the native adjustment); crypto: no effect */
   adjustment?: string;
   /** accepted, no effect */
   asof?: string;
@@ -2905,7 +3060,7 @@ export interface AlpacaStockBarsSingleArgs {
   limit?: string;
   /** from next_page_token */
   page_token?: string;
-  /** accepted, no effect */
+  /** stocks: raw (default), split, dividend or all (as the native adjustment); crypto: no effect */
   adjustment?: string;
   /** accepted, no effect */
   asof?: string;
@@ -3013,7 +3168,7 @@ export interface AlpacaCryptoBarsArgs {
   limit?: string;
   /** from next_page_token */
   page_token?: string;
-  /** accepted, no effect */
+  /** stocks: raw (default), split, dividend or all (as the native adjustment); crypto: no effect */
   adjustment?: string;
   /** accepted, no effect */
   asof?: string;
@@ -3081,6 +3236,120 @@ export interface AlpacaCalendarArgs {
   end?: string;
   /** accepted, no effect */
   date_type?: string;
+}
+
+/** The arguments of massiveSplits: its path and query parameters. */
+export interface MassiveSplitsArgs {
+  /** exact ticker */
+  ticker?: string;
+  /** exactly YYYY-MM-DD */
+  execution_date?: string;
+  /** gt YYYY-MM-DD */
+  "execution_date.gt"?: string;
+  /** gte YYYY-MM-DD */
+  "execution_date.gte"?: string;
+  /** lt YYYY-MM-DD */
+  "execution_date.lt"?: string;
+  /** lte YYYY-MM-DD */
+  "execution_date.lte"?: string;
+  /** true or false */
+  reverse_split?: string;
+  /** execution_date (default) or ticker */
+  sort?: string;
+  /** asc or desc (default) */
+  order?: string;
+  /** 1 to 1000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of massiveDividends: its path and query parameters. */
+export interface MassiveDividendsArgs {
+  /** exact ticker */
+  ticker?: string;
+  /** exactly YYYY-MM-DD */
+  ex_dividend_date?: string;
+  /** gt YYYY-MM-DD */
+  "ex_dividend_date.gt"?: string;
+  /** gte YYYY-MM-DD */
+  "ex_dividend_date.gte"?: string;
+  /** lt YYYY-MM-DD */
+  "ex_dividend_date.lt"?: string;
+  /** lte YYYY-MM-DD */
+  "ex_dividend_date.lte"?: string;
+  /** exactly YYYY-MM-DD */
+  record_date?: string;
+  /** gt YYYY-MM-DD */
+  "record_date.gt"?: string;
+  /** gte YYYY-MM-DD */
+  "record_date.gte"?: string;
+  /** lt YYYY-MM-DD */
+  "record_date.lt"?: string;
+  /** lte YYYY-MM-DD */
+  "record_date.lte"?: string;
+  /** exactly YYYY-MM-DD */
+  declaration_date?: string;
+  /** gt YYYY-MM-DD */
+  "declaration_date.gt"?: string;
+  /** gte YYYY-MM-DD */
+  "declaration_date.gte"?: string;
+  /** lt YYYY-MM-DD */
+  "declaration_date.lt"?: string;
+  /** lte YYYY-MM-DD */
+  "declaration_date.lte"?: string;
+  /** exactly YYYY-MM-DD */
+  pay_date?: string;
+  /** gt YYYY-MM-DD */
+  "pay_date.gt"?: string;
+  /** gte YYYY-MM-DD */
+  "pay_date.gte"?: string;
+  /** lt YYYY-MM-DD */
+  "pay_date.lt"?: string;
+  /** lte YYYY-MM-DD */
+  "pay_date.lte"?: string;
+  /** ignored */
+  cash_amount?: string;
+  /** 0, 1, 2, 4, 12, 24 or 52 */
+  frequency?: string;
+  /** CD, SC, LT or ST */
+  dividend_type?: string;
+  /** ex_dividend_date (default), pay_date, declaration_date, record_date, cash_amount or ticker */
+  sort?: string;
+  /** asc or desc (default) */
+  order?: string;
+  /** 1 to 1000 (default 10) */
+  limit?: string;
+  /** from next_url */
+  cursor?: string;
+  /** the mds API key */
+  apiKey?: string;
+}
+
+/** The arguments of alpacaCorporateActions: its path and query parameters. */
+export interface AlpacaCorporateActionsArgs {
+  /** comma-separated symbols */
+  symbols?: string;
+  /** forward_split, reverse_split, cash_dividend (default all) */
+  types?: string;
+  /** YYYY-MM-DD (default today, UTC) */
+  start?: string;
+  /** YYYY-MM-DD (default today, UTC) */
+  end?: string;
+  /** 1 to 1000 (default 100) */
+  limit?: string;
+  /** from next_page_token */
+  page_token?: string;
+  /** asc (default) or desc */
+  sort?: string;
+  /** ignored */
+  cusips?: string;
+  /** ignored */
+  ids?: string;
+  /** ignored */
+  region?: string;
 }
 
 /** The arguments of massiveTrades: its path and query parameters. */
@@ -3393,6 +3662,10 @@ export interface Operations {
   getV1EtfsPrevBar: { path: '/v1/etfs/agg/:symbol/prev'; args: GetV1EtfsPrevBarArgs; response: PrevBar };
   /** etfs OHLCV bars between two UTC dates, paged. `GET /v1/etfs/agg/:symbol/:multiplier/:timespan/:from/:to` */
   getV1EtfsRange: { path: '/v1/etfs/agg/:symbol/:multiplier/:timespan/:from/:to'; args: GetV1EtfsRangeArgs; response: Range };
+  /** a stock's splits, oldest first, with the adjustment_version of its split-adjusted bars. `GET /stocks/splits/:symbol` */
+  getStockSplits: { path: '/stocks/splits/:symbol'; args: GetStockSplitsArgs; response: SplitList };
+  /** a stock's cash dividends, oldest first, with the adjustment_version of its dividend-adjusted bars. `GET /stocks/dividends/:symbol` */
+  getStockDividends: { path: '/stocks/dividends/:symbol'; args: GetStockDividendsArgs; response: DividendList };
   /** the markets whose hours and holidays are known. `GET /markets` */
   listMarkets: { path: '/markets'; args: Record<string, never>; response: MarketList };
   /** whether each market is open now (or at `at`), with its session and next open and close. `GET /markets/status` */
@@ -3567,6 +3840,12 @@ export interface Operations {
   alpacaClock: { path: '/compat/alpaca/v2/clock'; args: Record<string, never>; response: AlpacaClock };
   /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
   alpacaCalendar: { path: '/compat/alpaca/v2/calendar'; args: AlpacaCalendarArgs; response: AlpacaCalendar };
+  /** stock splits imported with mds import splits, filtered and paged by next_url. `GET /compat/massive/v3/reference/splits` */
+  massiveSplits: { path: '/compat/massive/v3/reference/splits'; args: MassiveSplitsArgs; response: MassiveSplits };
+  /** cash dividends imported with mds import dividends, filtered and paged by next_url. `GET /compat/massive/v3/reference/dividends` */
+  massiveDividends: { path: '/compat/massive/v3/reference/dividends'; args: MassiveDividendsArgs; response: MassiveDividends };
+  /** forward and reverse splits and cash dividends of US stocks with an ex-date in [start, end] (SDK 4 marketData.corporateActions). `GET /compat/alpaca/v1/corporate-actions` */
+  alpacaCorporateActions: { path: '/compat/alpaca/v1/corporate-actions'; args: AlpacaCorporateActionsArgs; response: AlpacaCorporateActions };
   /** trades of a ticker from the ticks the store retains (the native /{class}/trades), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/trades/:ticker` */
   massiveTrades: { path: '/compat/massive/v3/trades/:ticker'; args: MassiveTradesArgs; response: MassiveTrades };
   /** quotes of a ticker from the ticks the store retains (the native /{class}/quotes), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/quotes/:ticker` */
@@ -3647,6 +3926,8 @@ export const OPERATIONS = {
   getV1EtfsSnapshot: { path: '/v1/etfs/snapshot/:symbol', pathParams: ['symbol'] },
   getV1EtfsPrevBar: { path: '/v1/etfs/agg/:symbol/prev', pathParams: ['symbol'] },
   getV1EtfsRange: { path: '/v1/etfs/agg/:symbol/:multiplier/:timespan/:from/:to', pathParams: ['symbol', 'multiplier', 'timespan', 'from', 'to'] },
+  getStockSplits: { path: '/stocks/splits/:symbol', pathParams: ['symbol'] },
+  getStockDividends: { path: '/stocks/dividends/:symbol', pathParams: ['symbol'] },
   listMarkets: { path: '/markets', pathParams: [] },
   listMarketStatus: { path: '/markets/status', pathParams: [] },
   getMarketStatus: { path: '/markets/:market/status', pathParams: ['market'] },
@@ -3734,6 +4015,9 @@ export const OPERATIONS = {
   alpacaCryptoSnapshots: { path: '/compat/alpaca/v1beta3/crypto/:loc/snapshots', pathParams: ['loc'] },
   alpacaClock: { path: '/compat/alpaca/v2/clock', pathParams: [] },
   alpacaCalendar: { path: '/compat/alpaca/v2/calendar', pathParams: [] },
+  massiveSplits: { path: '/compat/massive/v3/reference/splits', pathParams: [] },
+  massiveDividends: { path: '/compat/massive/v3/reference/dividends', pathParams: [] },
+  alpacaCorporateActions: { path: '/compat/alpaca/v1/corporate-actions', pathParams: [] },
   massiveTrades: { path: '/compat/massive/v3/trades/:ticker', pathParams: ['ticker'] },
   massiveQuotes: { path: '/compat/massive/v3/quotes/:ticker', pathParams: ['ticker'] },
   alpacaStockTrades: { path: '/compat/alpaca/v2/stocks/trades', pathParams: [] },
@@ -4048,6 +4332,16 @@ export abstract class OperationMethods {
   /** etfs OHLCV bars between two UTC dates, paged. `GET /v1/etfs/agg/:symbol/:multiplier/:timespan/:from/:to` */
   getV1EtfsRange(args: GetV1EtfsRangeArgs, options?: RequestOptions): Promise<Range> {
     return this.call('getV1EtfsRange', args, options);
+  }
+
+  /** a stock's splits, oldest first, with the adjustment_version of its split-adjusted bars. `GET /stocks/splits/:symbol` */
+  getStockSplits(args: GetStockSplitsArgs, options?: RequestOptions): Promise<SplitList> {
+    return this.call('getStockSplits', args, options);
+  }
+
+  /** a stock's cash dividends, oldest first, with the adjustment_version of its dividend-adjusted bars. `GET /stocks/dividends/:symbol` */
+  getStockDividends(args: GetStockDividendsArgs, options?: RequestOptions): Promise<DividendList> {
+    return this.call('getStockDividends', args, options);
   }
 
   /** the markets whose hours and holidays are known. `GET /markets` */
@@ -4483,6 +4777,21 @@ export abstract class OperationMethods {
   /** US trading days with their hours (trading host route, same base path). `GET /compat/alpaca/v2/calendar` */
   alpacaCalendar(args?: AlpacaCalendarArgs, options?: RequestOptions): Promise<AlpacaCalendar> {
     return this.call('alpacaCalendar', args, options);
+  }
+
+  /** stock splits imported with mds import splits, filtered and paged by next_url. `GET /compat/massive/v3/reference/splits` */
+  massiveSplits(args?: MassiveSplitsArgs, options?: RequestOptions): Promise<MassiveSplits> {
+    return this.call('massiveSplits', args, options);
+  }
+
+  /** cash dividends imported with mds import dividends, filtered and paged by next_url. `GET /compat/massive/v3/reference/dividends` */
+  massiveDividends(args?: MassiveDividendsArgs, options?: RequestOptions): Promise<MassiveDividends> {
+    return this.call('massiveDividends', args, options);
+  }
+
+  /** forward and reverse splits and cash dividends of US stocks with an ex-date in [start, end] (SDK 4 marketData.corporateActions). `GET /compat/alpaca/v1/corporate-actions` */
+  alpacaCorporateActions(args?: AlpacaCorporateActionsArgs, options?: RequestOptions): Promise<AlpacaCorporateActions> {
+    return this.call('alpacaCorporateActions', args, options);
   }
 
   /** trades of a ticker from the ticks the store retains (the native /{class}/trades), newest first by default, paged by next_url; a window before the oldest retained one is a 422. `GET /compat/massive/v3/trades/:ticker` */

@@ -15,6 +15,7 @@ import { accountOf, classOfPath, createGate, type GateContext, type PeerAddress 
 import { accountRoutes } from './routes/account.ts';
 import { classRoutes } from './routes/class-routes.ts';
 import { bondRoutes } from './routes/bonds.ts';
+import { corporateActionRoutes } from './routes/corporate-actions.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { coverageRoutes } from './routes/coverage.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -125,6 +126,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   app = app.use(marketRoutes(deps)) as unknown as typeof app;
   app = app.use(fundamentalsRoutes(deps)) as unknown as typeof app;
   app = app.use(bondRoutes(deps)) as unknown as typeof app;
+  app = app.use(corporateActionRoutes(deps)) as unknown as typeof app;
   app = app.use(economicCalendarRoutes(deps)) as unknown as typeof app;
   app = app.use(coverageRoutes(deps)) as unknown as typeof app;
   app = app.use(indicatorRoutes(deps)) as unknown as typeof app;

@@ -16,11 +16,13 @@ import { CALENDAR_IMPORT_HELP, reportCalendarImport } from './import-calendar.ts
 import { Store } from '../store/index.ts';
 import { UsageError } from '../config.ts';
 import { runHistoryImport } from './import-history.ts';
+import { runActionsImport } from './import-actions.ts';
 
 export const IMPORT_HELP = `Usage: mds import bars|ticks FILE|GLOB... [options]   (history; 'mds import bars --help')
        mds import fundamentals FILE [options]
        mds import bonds FILE [options]
        mds import calendar FILE [options]
+       mds import splits|dividends FILE... [options]   (corporate actions; 'mds import splits --help')
 
 Fundamentals: loads issuer records (CSV with a header row, or NDJSON: one JSON object per line)
 into the data dir's fundamentals. Each record is validated against the live price of its listing as it is
@@ -71,6 +73,7 @@ function formatNumber(n: number): string {
 
 export async function runImport(argv: string[], env: Record<string, string | undefined>, io: ImportIo): Promise<number> {
   if (argv[0] === 'bars' || argv[0] === 'ticks') return runHistoryImport(argv[0], argv.slice(1), env, io);
+  if (argv[0] === 'splits' || argv[0] === 'dividends') return runActionsImport(argv[0], argv.slice(1), env, io);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
@@ -83,7 +86,7 @@ export async function runImport(argv: string[], env: Record<string, string | und
     io.out(IMPORT_HELP);
     return values.help ? 0 : 2;
   }
-  if (what !== 'fundamentals' && what !== 'bonds' && what !== 'calendar') throw new UsageError(`mds import knows bars, ticks, fundamentals, bonds and calendar; got ${JSON.stringify(what)}`);
+  if (what !== 'fundamentals' && what !== 'bonds' && what !== 'calendar') throw new UsageError(`mds import knows bars, ticks, fundamentals, bonds, calendar, splits and dividends; got ${JSON.stringify(what)}`);
   if (file === undefined) throw new UsageError(what === 'bonds' ? "'mds import bonds' needs a FILE (CSV)" : `'mds import ${what}' needs a FILE (CSV or NDJSON)`);
   if (values.source !== undefined && what !== 'bonds') throw new UsageError('--source applies to mds import bonds only');
   if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);

@@ -10,7 +10,7 @@ import { barStartOf } from '../ingest/importers/history/replicated-bars.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import { BAR_FIELDS, type HistoryChange, type Store } from '../store/index.ts';
 import { HISTORY_SUBJECT_PREFIX } from './nats.ts';
-import { encodeHistory, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload } from './payloads.ts';
+import { encodeHistory, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type HistoryActionsPayload } from './payloads.ts';
 
 /** Bars per message: 10,000 × 48 bytes, well under NATS's 1 MiB payload limit. */
 const BARS_PER_MESSAGE = 10_000;
@@ -100,6 +100,11 @@ export class HistoryPublisher {
         }
       }
       return chunks(rows).map((observations) => [`${HISTORY_SUBJECT_PREFIX}.bonds`, encodeHistory<HistoryBondsPayload>({ observations })]);
+    }
+    if (change.kind === 'actions') {
+      const splits = change.symbols.flatMap((symbol) => this.store.corporateActions.of(symbol).splits);
+      const dividends = change.symbols.flatMap((symbol) => this.store.corporateActions.of(symbol).dividends);
+      return [...chunks(splits).map((part) => ({ splits: part, dividends: [] })), ...chunks(dividends).map((part) => ({ splits: [], dividends: part }))].map((payload) => [`${HISTORY_SUBJECT_PREFIX}.actions`, encodeHistory<HistoryActionsPayload>(payload)]);
     }
     if (change.kind === 'calendar') {
       const events = change.ids.map((id) => this.store.calendar.get(id)).filter((e) => e !== undefined);

@@ -118,6 +118,13 @@ export interface HistoryCalendarPayload {
   events: unknown[];
 }
 
+/** `mds.history.actions`: every split and dividend of the symbols named, as stored (domain shapes). */
+export interface HistoryActionsPayload {
+  v: number;
+  splits: unknown[];
+  dividends: unknown[];
+}
+
 /** `mds.history.fundamentals`: fundamentals records with their served JSON. */
 export interface HistoryFundamentalsPayload {
   v: number;

@@ -13,8 +13,9 @@ import { resumeSeries } from '../ingest/importers/history/replicated-bars.ts';
 import { TIMEFRAMES, type Timeframe } from '../domain/timeframes.ts';
 import type { FundamentalsRecord } from '../domain/fundamentals.ts';
 import { BAR_FIELDS, type Store, type StoredEvent } from '../store/index.ts';
+import type { Dividend, Split } from '../domain/corporate-actions.ts';
 import { BAR_SUBJECT_PREFIX, HISTORY_SUBJECT_PREFIX, SWEEP_SUBJECT, SYMBOL_SUBJECT_PREFIX, TICK_SUBJECT_PREFIX } from './nats.ts';
-import { decodePayload, QUOTE, STATUS, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
+import { decodePayload, QUOTE, STATUS, TRADE, type BarPayload, type HistoryBarsPayload, type HistoryBondsPayload, type HistoryCalendarPayload, type HistoryFundamentalsPayload, type HistoryActionsPayload, type SweepPayload, type SymbolPayload, type TickBatchPayload } from './payloads.ts';
 
 /** Bars seen on one side only, waiting for the other, before the oldest are forgotten. */
 const MAX_UNMATCHED_BARS = 50_000;
@@ -129,6 +130,10 @@ export class StreamApplier {
     if (kind === 'bars') this.applyHistoryBars(decodePayload<HistoryBarsPayload>(data));
     else if (kind === 'bonds') this.store.bonds.put(decodePayload<HistoryBondsPayload>(data).observations.map(([symbol, date, yieldPct, source]) => ({ symbol, date, yieldPct, source })));
     else if (kind === 'calendar') this.store.calendar.upsert(decodePayload<HistoryCalendarPayload>(data).events as StoredEvent[]);
+    else if (kind === 'actions') {
+      const actions = decodePayload<HistoryActionsPayload>(data);
+      this.store.corporateActions.put(actions.splits as Split[], actions.dividends as Dividend[]);
+    }
     else if (kind === 'fundamentals') {
       const items = decodePayload<HistoryFundamentalsPayload>(data).items.map((i) => ({ symbol: (i.record as FundamentalsRecord).symbol, record: i.record as FundamentalsRecord, json: i.json }));
       this.store.fundamentals.update(items, (_, item) => ({ record: item.record, json: item.json }));

@@ -4,6 +4,9 @@ import { Type as T, type Static } from '@sinclair/typebox';
 
 const Num = T.Union([T.Number(), T.Null()]);
 const Str = T.Union([T.String(), T.Null()]);
+/** Adjusted answers only (`adjustment` other than raw): what was applied, and the version of the actions it applied. */
+const AdjustmentField = T.Union([T.Literal('split'), T.Literal('dividend'), T.Literal('all')], { description: 'the adjustment applied (adjusted answers only)' });
+const AdjustmentVersionField = T.String({ pattern: '^[0-9a-f]{12}$', description: 'identifies the set of corporate actions applied; changes exactly when that set does (also in the ETag)' });
 
 /** mds addition (not in the spec's tables): whether the line behind the values has lost its last live source. */
 export const Stale = T.Boolean({
@@ -58,12 +61,22 @@ export const PrevBarSchema = T.Object(
     bar_start: T.Optional(Num),
     bar_end: T.Optional(Num),
     as_of: T.Optional(Num),
+    adjustment: T.Optional(AdjustmentField),
+    adjustment_version: T.Optional(AdjustmentVersionField),
   },
   { $id: 'PrevBar', additionalProperties: false },
 );
 
 export const RangeSchema = T.Object(
-  { symbol: Str, results_count: Num, total_count: Num, results: T.Array(BarSchema), next_offset: Num },
+  {
+    symbol: Str,
+    results_count: Num,
+    total_count: Num,
+    results: T.Array(BarSchema),
+    next_offset: Num,
+    adjustment: T.Optional(AdjustmentField),
+    adjustment_version: T.Optional(AdjustmentVersionField),
+  },
   { $id: 'Range', additionalProperties: false },
 );
 

@@ -43,6 +43,8 @@ export interface StoreDbs {
   imports: Database<unknown, number>;
   /** [startMs, feedId, tag] → a stretch of a feed being live: end ms and symbol ids (store/live-intervals.ts). */
   liveIntervals: Database<Buffer, (string | number)[]>;
+  /** [`CC:TICKER`, 'D' | 'S', `YYYY-MM-DD`] → a dividend or split (msgpack): a symbol's actions in date order (store/corporate-actions.ts). */
+  corporateActions: Database<unknown, string[]>;
 }
 
 /**
@@ -97,5 +99,6 @@ export function openDbs(dataDir: string): StoreDbs {
     calendarIds: root.openDB<unknown, string>({ name: 'calendar-ids', encoding: 'msgpack' }),
     imports: root.openDB<unknown, number>({ name: 'imports', encoding: 'msgpack', keyEncoding: 'uint32' }),
     liveIntervals: root.openDB<Buffer, (string | number)[]>({ name: 'live-intervals', ...binary }),
+    corporateActions: root.openDB<unknown, string[]>({ name: 'corporate-actions', encoding: 'msgpack', keyEncoding: 'ordered-binary' }),
   };
 }

@@ -1,5 +1,5 @@
 // The notes of history written outside the live path (a bar or tick import, the simulator's gap
-// filling, a fundamentals, bond or calendar import): which rows changed, by key range, written
+// filling, a fundamentals, bond, calendar or corporate-action import): which rows changed, by key range, written
 // durably by whichever process made the change (`mds import` may be another process than the
 // server). An ingest node publishes the rows each note names, as they then are, to its edges and
 // removes the note once JetStream holds them; a note outlives a crash, and publishing one twice
@@ -11,7 +11,8 @@ export type HistoryChange =
   | { kind: 'bars'; ranges: [symId: number, fromMs: number, toMs: number][] }
   | { kind: 'bonds'; symbols: string[] }
   | { kind: 'calendar'; ids: string[] }
-  | { kind: 'fundamentals'; symbols: string[] };
+  | { kind: 'fundamentals'; symbols: string[] }
+  | { kind: 'actions'; symbols: string[] };
 
 const PREFIX = 'historyChange:';
 /** The first key after every note (`;` follows `:`). */

@@ -17,3 +17,4 @@ export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic
 export { backupStore, hasStore, type BackupResult } from './backup.ts';
 export { checkStoreFile, STORE_FILE, UnusableStoreError } from './store-file.ts';
 export type { HistoryChange, NotedChange } from './history-changes.ts';
+export type { ActionsWriteSummary } from './corporate-actions.ts';

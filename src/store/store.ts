@@ -5,6 +5,7 @@ import type { Timeframe } from '../domain/timeframes.ts';
 import { AccountStore } from './accounts.ts';
 import { BondStore } from './bonds.ts';
 import { EconomicCalendarStore } from './economic-calendar.ts';
+import { CorporateActionStore } from './corporate-actions.ts';
 import { FundamentalsStore } from './fundamentals.ts';
 import { BarStore, type BarChunkSpan, type BarSlice, type ConflictMode, type MergeCounts } from './bars.ts';
 import { ImportJournal } from './imports.ts';
@@ -69,6 +70,8 @@ export class Store {
   readonly fundamentals: FundamentalsStore;
   readonly bonds: BondStore;
   readonly calendar: EconomicCalendarStore;
+  /** Splits and dividends of stocks (store/corporate-actions.ts). */
+  readonly corporateActions: CorporateActionStore;
   /** History imports staged and applied (store/imports.ts). */
   readonly imports: ImportJournal;
   /** History written outside the live path, for an ingest node to publish (store/history-changes.ts). */
@@ -128,6 +131,7 @@ export class Store {
     this.fundamentals = new FundamentalsStore(this.dbs);
     this.bonds = new BondStore(this.dbs);
     this.calendar = new EconomicCalendarStore(this.dbs);
+    this.corporateActions = new CorporateActionStore(this.dbs);
     this.imports = new ImportJournal(this.dbs, opts.dataDir);
     this.historyChanges = new HistoryChanges(this.dbs);
     this.liveStretches = new LiveIntervalStore(this.dbs, this.queue);

@@ -14,6 +14,9 @@ import { applyStagedImport } from '../../src/ingest/importers/history/apply-bars
 import { importBonds } from '../../src/ingest/importers/bonds-import.ts';
 import { importCalendar } from '../../src/ingest/importers/calendar-import.ts';
 import { importFundamentals } from '../../src/ingest/importers/fundamentals-import.ts';
+import { importCorporateActions } from '../../src/ingest/importers/corporate-actions-import.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ALL_INSTRUMENTS } from '../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../src/ingest/reference/seed-registry.ts';
 import { Store } from '../../src/store/index.ts';
@@ -120,6 +123,31 @@ describe('history publisher', () => {
     expect(ingest.bonds.history('DE:10Y', '2000-01-01', '2099-12-31', all).total).toBeGreaterThan(0);
     expect(calendar.written?.added).toBeGreaterThan(0);
     expect(edge.calendar.get('US-NFP-2026-04-03')).toEqual(ingest.calendar.get('US-NFP-2026-04-03')!);
+    await ingest.close();
+    await edge.close();
+  });
+
+  test('splits and dividends imported on the ingest node are the same on the edge; an import changing nothing sends nothing', async () => {
+    using ingestDir = tempDir();
+    using edgeDir = tempDir();
+    const ingest = openStore(ingestDir.path);
+    const edge = openStore(edgeDir.path);
+    const applier = new StreamApplier(edge, new Pipeline(edge, new ManualClock(DAY_MS)), () => {});
+    const splits = join(ingestDir.path, 'splits.csv');
+    writeFileSync(splits, 'ticker,execution_date,split_from,split_to\nAAPL,2020-08-31,1,4\nNVDA,2024-06-10,1,10\n');
+    const dividends = join(ingestDir.path, 'dividends.ndjson');
+    writeFileSync(dividends, '{"ticker":"AAPL","ex_dividend_date":"2020-08-07","cash_amount":0.82,"pay_date":"2020-08-13","frequency":4,"dividend_type":"CD"}\n');
+    await importCorporateActions(ingest, 'splits', splits, { format: 'csv' });
+    await importCorporateActions(ingest, 'dividends', dividends, { format: 'ndjson' });
+    expect(ingest.historyChanges.pending().map((n) => n.change.kind)).toEqual(['actions', 'actions']);
+    const { publisher, sent } = publisherOf(ingest);
+    await publisher.publishNoted();
+    for (const [subject, data] of sent) applier.apply(subject, data);
+    expect(applier.skippedMessages).toBe(0);
+    expect(edge.corporateActions.all()).toEqual(ingest.corporateActions.all());
+    expect(edge.corporateActions.of('US:AAPL').dividends[0]!.payDate).toBe('2020-08-13');
+    await importCorporateActions(ingest, 'splits', splits, { format: 'csv' });
+    expect(ingest.historyChanges.pending()).toEqual([]);
     await ingest.close();
     await edge.close();
   });

@@ -12,6 +12,8 @@ import { findSettledBar } from '../queries/bars.ts';
 import { lastTradeOf, quoteBody } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { rangeBody } from '../range-body.ts';
+import { adjustedRangeBody } from '../adjusted-range-body.ts';
+import type { Adjustment } from '../../domain/adjustment.ts';
 import type { MdsTicker } from './tickers.ts';
 
 /** A bar as the native range route writes it; `v` null where the class has no volume. */
@@ -32,9 +34,10 @@ export interface BarPage {
 
 const decoder = new TextDecoder();
 
-/** One page of a window, exactly the native range route's answer for the same parameters. */
-export function barPage(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): BarPage {
-  const body = JSON.parse(decoder.decode(rangeBody(deps, entry, p))) as { results: NativeBar[]; next_offset: number | null };
+/** One page of a window, exactly the native range route's answer for the same parameters (and adjustment). */
+export function barPage(deps: ApiDeps, entry: SymbolEntry, p: RangeParams, adjustment: Adjustment = 'raw'): BarPage {
+  const bytes = adjustment === 'raw' ? rangeBody(deps, entry, p) : adjustedRangeBody(deps, entry, p, adjustment).body;
+  const body = JSON.parse(decoder.decode(bytes)) as { results: NativeBar[]; next_offset: number | null };
   return { bars: body.results, nextOffset: body.next_offset };
 }
 

@@ -1,6 +1,7 @@
 // Route table rows of the compatibility routes (src/api/compat): the vendors' paths under /compat,
 // their bodies and their own error bodies (`errorSchema`), documented and contract-tested like the
 // native routes.
+import * as CA from '../../domain/corporate-action-schemas.ts';
 import { Type as T, type TObject, type TSchema } from '@sinclair/typebox';
 import * as A from '../compat/alpaca/schemas.ts';
 import * as M from '../compat/massive/schemas.ts';
@@ -52,7 +53,7 @@ const massiveRows: RouteRow[] = [
     operationId: 'massiveAggregates',
     summary: 'aggregate bars of a window (the native range bars), oldest first by default, paged by next_url',
     params: T.Object({ ticker: TICKER.properties.ticker, multiplier: str('bar size multiplier'), timespan: str('minute, hour or day (1, 5, 15 minute; 1, 4 hour; 1 day)'), from: str('YYYY-MM-DD or Unix ms'), to: str('YYYY-MM-DD (whole day) or Unix ms (included)') }),
-    query: optional({ adjusted: 'true or false, echoed', sort: 'asc (default) or desc', limit: 'bars per page, 1 to 50000 (pages are cut at 5000)', cursor: 'from next_url', apiKey: 'the mds API key' }),
+    query: optional({ adjusted: 'true (default: split-adjusted, as the vendor) or false (raw); echoed', sort: 'asc (default) or desc', limit: 'bars per page, 1 to 50000 (pages are cut at 5000)', cursor: 'from next_url', apiKey: 'the mds API key' }),
     response: M.MassiveAggsSchema,
     examples: ['/v2/aggs/ticker/AAPL/range/1/day/2026-03-02/2026-03-04', '/v2/aggs/ticker/X:BTCUSD/range/5/minute/2026-03-03/2026-03-03?sort=desc&limit=10'],
     errorExample: { path: '/v2/aggs/ticker/AAPL/range/1/fortnight/2026-03-02/2026-03-04', status: 400 },
@@ -137,7 +138,7 @@ const SYMBOL = T.Object({ symbol: str('US stock symbol, e.g. AAPL') });
 const LOC = T.Object({ loc: str('us') });
 const BARS_QUERY = optional({
   symbols: 'comma-separated symbols (stocks AAPL, crypto BTC/USD)', timeframe: '1Min, 5Min, 15Min, 1Hour, 4Hour or 1Day', start: 'RFC 3339 or YYYY-MM-DD (default: start of today, UTC)', end: 'RFC 3339 or YYYY-MM-DD (default: now)',
-  limit: 'bars per page across symbols, 1 to 10000 (default 1000)', page_token: 'from next_page_token', adjustment: 'accepted, no effect', asof: 'accepted, no effect', feed: 'accepted, no effect (one consolidated line)', currency: 'accepted, no effect', sort: 'asc (default) or desc',
+  limit: 'bars per page across symbols, 1 to 10000 (default 1000)', page_token: 'from next_page_token', adjustment: 'stocks: raw (default), split, dividend or all (as the native adjustment); crypto: no effect', asof: 'accepted, no effect', feed: 'accepted, no effect (one consolidated line)', currency: 'accepted, no effect', sort: 'asc (default) or desc',
 });
 const SINGLE_BARS_QUERY = T.Object(Object.fromEntries(Object.entries(BARS_QUERY.properties).filter(([k]) => k !== 'symbols')));
 const LATEST_QUERY = optional({ symbols: 'comma-separated symbols', feed: 'accepted, no effect', currency: 'accepted, no effect' });
@@ -163,4 +164,40 @@ const alpacaRows: RouteRow[] = [
   alpaca({ path: '/v2/calendar', operationId: 'alpacaCalendar', summary: 'US trading days with their hours (trading host route, same base path)', query: optional({ start: 'YYYY-MM-DD or RFC 3339 (its date as written)', end: 'same; default a year after start', date_type: 'accepted, no effect' }), response: A.AlpacaCalendarSchema, examples: ['/v2/calendar?start=2026-03-01&end=2026-03-31'], errorExample: { path: '/v2/calendar?start=March', status: 400 } }),
 ];
 
-export const compatRows: RouteRow[] = [...massiveRows, ...alpacaRows];
+/** Corporate actions in the vendors' reference routes (issue 32). */
+const REFERENCE_PAGING = { order: 'asc or desc (default)', limit: '1 to 1000 (default 10)', cursor: 'from next_url', apiKey: 'the mds API key' };
+const dated = (field: string) => Object.fromEntries(['', '.gt', '.gte', '.lt', '.lte'].map((s) => [`${field}${s}`, `${s === '' ? 'exactly' : s.slice(1)} YYYY-MM-DD`]));
+const corporateActionRows: RouteRow[] = [
+  massive({
+    path: '/v3/reference/splits',
+    operationId: 'massiveSplits',
+    summary: 'stock splits imported with mds import splits, filtered and paged by next_url',
+    query: optional({ ticker: 'exact ticker', ...dated('execution_date'), reverse_split: 'true or false', sort: 'execution_date (default) or ticker', ...REFERENCE_PAGING }),
+    response: CA.MassiveSplitsSchema,
+    examples: ['/v3/reference/splits?ticker=AAPL', '/v3/reference/splits?execution_date.gte=2020-01-01&order=asc&limit=5'],
+    errorExample: { path: '/v3/reference/splits?execution_date.gte=2020-13-01', status: 400 },
+  }),
+  massive({
+    path: '/v3/reference/dividends',
+    operationId: 'massiveDividends',
+    summary: 'cash dividends imported with mds import dividends, filtered and paged by next_url',
+    query: optional({
+      ticker: 'exact ticker', ...dated('ex_dividend_date'), ...dated('record_date'), ...dated('declaration_date'), ...dated('pay_date'), cash_amount: 'ignored', frequency: '0, 1, 2, 4, 12, 24 or 52', dividend_type: 'CD, SC, LT or ST',
+      sort: 'ex_dividend_date (default), pay_date, declaration_date, record_date, cash_amount or ticker', ...REFERENCE_PAGING,
+    }),
+    response: CA.MassiveDividendsSchema,
+    examples: ['/v3/reference/dividends?ticker=AAPL', '/v3/reference/dividends?ex_dividend_date.gte=2020-01-01&limit=5'],
+    errorExample: { path: '/v3/reference/dividends?limit=5000', status: 400 },
+  }),
+  alpaca({
+    path: '/v1/corporate-actions',
+    operationId: 'alpacaCorporateActions',
+    summary: 'forward and reverse splits and cash dividends of US stocks with an ex-date in [start, end] (SDK 4 marketData.corporateActions)',
+    query: optional({ symbols: 'comma-separated symbols', types: 'forward_split, reverse_split, cash_dividend (default all)', start: 'YYYY-MM-DD (default today, UTC)', end: 'YYYY-MM-DD (default today, UTC)', limit: '1 to 1000 (default 100)', page_token: 'from next_page_token', sort: 'asc (default) or desc', cusips: 'ignored', ids: 'ignored', region: 'ignored' }),
+    response: CA.AlpacaCorporateActionsSchema,
+    examples: ['/v1/corporate-actions?symbols=AAPL&start=2020-01-01&end=2020-12-31'],
+    errorExample: { path: '/v1/corporate-actions?types=merger', status: 400 },
+  }),
+];
+
+export const compatRows: RouteRow[] = [...massiveRows, ...alpacaRows, ...corporateActionRows];

@@ -1,6 +1,7 @@
 // Path and query parameters of every REST route, as TypeBox schemas with the spec's enums, ranges
 // and patterns: the route table and the OpenAPI document read them. Requests are parsed by the
 // domain parsers (with the spec's 400 messages); these schemas describe what those parsers accept.
+import { ADJUSTMENTS } from '../../domain/adjustment.ts';
 import { Type as T, type TObject, type TSchema } from '@sinclair/typebox';
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import { BOND_COUNTRIES } from '../../domain/bonds.ts';
@@ -59,10 +60,18 @@ const paging = {
   sort: T.Optional(oneOf(['asc', 'desc'], { default: 'desc', description: 'order by t (date for bonds) before paging; case-insensitive' })),
 };
 
-export const RangeQuery = T.Object(paging);
+const adjustment = T.Optional(
+  oneOf(ADJUSTMENTS, {
+    default: 'raw',
+    description: 'split: prices ÷ and volume × the ratio of later splits; dividend: earlier prices × (1 − dividend ÷ previous close), CRSP; all: both. Adjusted answers add adjustment and adjustment_version and carry an ETag. Only stocks have corporate actions',
+  }),
+);
+
+export const RangeQuery = T.Object({ ...paging, adjustment });
 
 export const PrevQuery = T.Object({
   interval: T.Optional(oneOf(TIMEFRAMES, { description: 'the latest settled bar of this size instead of the last completed UTC daily bar; adds interval, bar_start, bar_end, as_of' })),
+  adjustment,
 });
 
 export const StockSymbolsQuery = T.Object({

@@ -11,6 +11,7 @@ import { HealthSchema } from '../../domain/health-schema.ts';
 import { OpenApiDocumentSchema } from '../../domain/openapi-schema.ts';
 import { HolidayListSchema, LegacySymbolsSchema, MarketListSchema, MarketStatusListSchema, MarketStatusSchema, SessionListSchema } from '../../domain/schemas.ts';
 import { Type as T } from '@sinclair/typebox';
+import { DividendListSchema, SplitListSchema } from '../../domain/corporate-action-schemas.ts';
 import { classRows } from './class-rows.ts';
 import { compatRows } from './compat-rows.ts';
 import { coverageRows } from './coverage-rows.ts';
@@ -19,7 +20,7 @@ import { tickCompatRows } from './tick-compat-rows.ts';
 import { tickRows } from './tick-rows.ts';
 import {
   AtQuery, BondCountryParams, BondCurveQuery, BondHistoryQuery, BondSymbolParams, CalendarQuery, FundamentalsListQuery, FundamentalsSymbolParams,
-  HolidaysQuery, MarketParams, SessionsQuery,
+  HolidaysQuery, MarketParams, SessionsQuery, symbolParams,
 } from './params.ts';
 import { KEYED, statuses, type RouteRow } from './row.ts';
 
@@ -237,11 +238,40 @@ const calendarRows: RouteRow[] = [
   },
 ];
 
+/** A stock's corporate actions (issue 32), beside the class routes of stocks. */
+const corporateActionRows: RouteRow[] = [
+  {
+    method: 'GET',
+    path: '/stocks/splits/:symbol',
+    operationId: 'getStockSplits',
+    summary: "a stock's splits, oldest first, with the adjustment_version of its split-adjusted bars",
+    tag: 'stocks',
+    params: symbolParams('stocks'),
+    response: SplitListSchema,
+    errors: statuses(KEYED, [403, 404]),
+    examples: ['/stocks/splits/US:AAPL'],
+    errorExample: { path: '/stocks/splits/US:ZZZZZ', status: 404 },
+  },
+  {
+    method: 'GET',
+    path: '/stocks/dividends/:symbol',
+    operationId: 'getStockDividends',
+    summary: "a stock's cash dividends, oldest first, with the adjustment_version of its dividend-adjusted bars",
+    tag: 'stocks',
+    params: symbolParams('stocks'),
+    response: DividendListSchema,
+    errors: statuses(KEYED, [403, 404]),
+    examples: ['/stocks/dividends/US:AAPL'],
+    errorExample: { path: '/stocks/dividends/US:ZZZZZ', status: 404 },
+  },
+];
+
 export const ROUTE_TABLE: readonly RouteRow[] = [
   ...serviceRows,
   ...accountRows,
   ...ASSET_CLASSES.flatMap((cls) => classRows(cls)),
   ...classRows('etfs', '/v1/etfs'),
+  ...corporateActionRows,
   ...marketRows,
   ...fundamentalsRows,
   ...bondRows,

@@ -18,13 +18,17 @@ import { lastTradeOf, quoteBody, snapshotOf } from '../queries/latest.ts';
 import { resolveSymbol } from '../queries/resolve.ts';
 import { barSessionFieldsJson, sessionQuoteBody, sessionSnapshotBody, sessionTradeBody, withFields } from '../queries/session-fields.ts';
 import { rangeBody } from '../range-body.ts';
+import { adjustedRangeBody } from '../adjusted-range-body.ts';
+import { adjustmentScheduleOf } from '../queries/adjustment.ts';
+import { adjustBar, parseAdjustment, type Adjustment } from '../../domain/adjustment.ts';
+import type { RangeParams } from '../../domain/range-params.ts';
 import { barJson } from '../serialize.ts';
 import { symbolListBody } from './symbol-lists.ts';
 
 const SymbolParams = t.Object({ symbol: t.String() });
 const RangePath = t.Object({ symbol: t.String(), multiplier: t.String(), timespan: t.String(), from: t.String(), to: t.String() });
-const RangeQuery = t.Object({ limit: t.Optional(t.String()), offset: t.Optional(t.String()), sort: t.Optional(t.String()) });
-const PrevQuery = t.Object({ interval: t.Optional(t.String()) });
+const RangeQuery = t.Object({ limit: t.Optional(t.String()), offset: t.Optional(t.String()), sort: t.Optional(t.String()), adjustment: t.Optional(t.String()) });
+const PrevQuery = t.Object({ interval: t.Optional(t.String()), adjustment: t.Optional(t.String()) });
 const SymbolsQuery = t.Object({ market: t.Optional(t.String()) });
 
 type Body = (deps: ApiDeps, entry: SymbolEntry) => string;
@@ -49,6 +53,13 @@ const COMPOSITE_LATEST: LatestBodies = { quote: compositeQuoteBody, trade: compo
 
 /** The US overnight session: the stored values plus the session they were made in. */
 const SESSION_LATEST: LatestBodies = { quote: sessionQuoteBody, trade: sessionTradeBody, snapshot: sessionSnapshotBody, mark: null };
+
+/** An adjusted range answer: its body, or a 304 when the client holds its tag. */
+function adjustedRangeResponse(deps: ApiDeps, entry: SymbolEntry, range: RangeParams, adjustment: Exclude<Adjustment, 'raw'>, request: Request): Response {
+  const { body, etag } = adjustedRangeBody(deps, entry, range, adjustment);
+  if (isNotModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } });
+  return new Response(body, { status: 200, headers: { 'content-type': JSON_TYPE, etag } });
+}
 
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
   const { store } = deps;
@@ -84,16 +95,20 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         if (interval !== undefined && !isTimeframe(interval)) {
           throw badRequest(`invalid interval ${quoteInput(interval)}: allowed values are ${TIMEFRAMES.join(', ')}`);
         }
+        const adjustment = parseAdjustment(query.adjustment);
         const settled = latestSettledBar(deps, entry, interval ?? '1d');
-        const { bar } = settled;
+        const schedule = adjustment === 'raw' ? null : adjustmentScheduleOf(deps, entry, adjustment);
+        const bar = schedule ? adjustBar(schedule, settled.bar) : settled.bar;
         const result = barJson(new Float64Array([bar.t, bar.o, bar.h, bar.l, bar.c, bar.v ?? NaN]), 0);
         const plain =
           interval === undefined
             ? `{"symbol":${JSON.stringify(entry.symbol)},"result":${result}}`
             : `{"symbol":${JSON.stringify(entry.symbol)},"result":${result},"interval":"${interval}","bar_start":${bar.t},"bar_end":${settled.barEndMs},"as_of":${settled.asOfMs}}`;
         // The session the bar lies in (a daily bar of a session class is one whole session).
-        const body = hasSessionFields ? withFields(plain, barSessionFieldsJson(deps, entry, bar.t, interval ?? '1d')) : plain;
-        const etag = `"${Bun.hash(body).toString(36)}"`;
+        const sessioned = hasSessionFields ? withFields(plain, barSessionFieldsJson(deps, entry, bar.t, interval ?? '1d')) : plain;
+        const body = schedule ? withFields(sessioned, `,"adjustment":"${adjustment}","adjustment_version":"${schedule.version}"`) : sessioned;
+        // An adjusted answer's tag starts with its version: a new action is a new tag.
+        const etag = schedule ? `"${schedule.version}-${Bun.hash(body).toString(36)}"` : `"${Bun.hash(body).toString(36)}"`;
         const maxAge = Math.max(1, Math.ceil((settled.nextChangeMs - deps.clock.nowMs()) / 1000));
         const headers = { etag, 'cache-control': `public, max-age=${maxAge}` };
         if (isNotModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers });
@@ -108,6 +123,8 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
         set.headers['content-type'] = JSON_TYPE;
+        const adjustment = query.adjustment === undefined ? 'raw' : parseAdjustment(query.adjustment);
+        if (adjustment !== 'raw') return adjustedRangeResponse(deps, entry, range, adjustment, request);
         const body = rangeBody(deps, entry, range);
         if (body) return body;
       },

@@ -10,6 +10,7 @@ import { DAY_MS, TIMEFRAME_INFO } from '../../../domain/timeframes.ts';
 import type { Bar } from '../../../domain/bar.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
+import { parseAdjustment } from '../../../domain/adjustment.ts';
 import { barPage, quoteOf, resolveTicker, snapshotDays, tradeOf, type NativeBar } from '../native-reads.ts';
 import { stampsNewYork, vendorBarTime } from '../../../market/index.ts';
 import { nativeDailyWindow } from '../vendor-time.ts';
@@ -74,6 +75,8 @@ export interface BarsQuery {
   limit?: string;
   page_token?: string;
   sort?: string;
+  /** Stocks: raw (the vendor's default), split, dividend or all, as the native parameter. */
+  adjustment?: string;
 }
 
 /**
@@ -92,6 +95,7 @@ export function barsOf(deps: ApiDeps, account: Account, flavor: Flavor, symbols:
   const limit = parseLimit(query.limit, 1000, 10_000);
   const sort = parseSort(query.sort);
   const pos = decodePageToken(query.page_token);
+  const adjustment = flavor.assetClass === 'stocks' ? parseAdjustment(query.adjustment) : 'raw';
   const bars: Record<string, Record<string, unknown>[]> = {};
   let remaining = limit;
   let next: string | null = null;
@@ -107,7 +111,7 @@ export function barsOf(deps: ApiDeps, account: Account, flavor: Flavor, symbols:
     for (;;) {
       // US stock daily bars are stamped at New York midnight here: the window names those stamps.
       const window = tf === '1d' && stampsNewYork(entry) ? nativeDailyWindow(startMs, endMs) : { fromMs: startMs, toMs: endMs + 1 };
-      const page = barPage(deps, entry, { tf, ...window, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort });
+      const page = barPage(deps, entry, { tf, ...window, limit: Math.min(remaining, RANGE_LIMIT_MAX), offset, sort }, adjustment);
       if (page.bars.length > 0) (bars[symbol] ??= []).push(...page.bars.map((bar) => alpacaBar({ ...bar, t: vendorBarTime(entry, tf, bar.t) })));
       remaining -= page.bars.length;
       if (page.nextOffset === null) break;

@@ -8,6 +8,7 @@ import { calendarBody, clockBody } from './clock.ts';
 import { ALPACA_PREFIX } from './dialect.ts';
 import { barValue, barsOf, CRYPTO, latestOf, latestOne, quoteValue, snapshotValue, STOCKS, tradeValue, type BarsQuery } from './market-data.ts';
 import { parseSymbols } from './params.ts';
+import { corporateActionsBody } from './corporate-actions.ts';
 
 const opt = () => t.Optional(t.String());
 const SymbolParams = t.Object({ symbol: t.String() });
@@ -16,6 +17,7 @@ const BarsQuerySchema = t.Object({
   symbols: opt(), timeframe: opt(), start: opt(), end: opt(), limit: opt(), page_token: opt(), adjustment: opt(), asof: opt(), feed: opt(), currency: opt(), sort: opt(),
 });
 const LatestQuery = t.Object({ symbols: opt(), feed: opt(), currency: opt() });
+const CorporateActionsQuery = t.Object({ symbols: opt(), cusips: opt(), types: opt(), region: opt(), start: opt(), end: opt(), ids: opt(), limit: opt(), page_token: opt(), sort: opt() });
 const CalendarQuery = t.Object({ start: opt(), end: opt(), date_type: opt() });
 
 /** Crypto lives under `/v1beta3/crypto/{loc}`; mds serves the `us` location. */
@@ -30,7 +32,7 @@ export function alpacaRoutes(deps: ApiDeps) {
   };
   return (
     new Elysia({ prefix: ALPACA_PREFIX })
-      // Stocks (the SIP/IEX feeds are one consolidated mds line; `feed` and `adjustment` are accepted and have no effect).
+      // Stocks (the SIP/IEX feeds are one consolidated mds line; `feed` is accepted and has no effect; `adjustment` is the native one).
       .get('/v2/stocks/bars', ({ query, request }) => JSON.stringify(barsOf(deps, accountOf(request), STOCKS, parseSymbols(query.symbols), query, false)), { query: BarsQuerySchema })
       .get('/v2/stocks/:symbol/bars', ({ params, query, request }) => stockSingle(request, params.symbol, query), { params: SymbolParams, query: BarsQuerySchema })
       .get('/v2/stocks/quotes/latest', ({ query, request }) => JSON.stringify({ quotes: latestOf(deps, accountOf(request), STOCKS, parseSymbols(query.symbols), quoteValue(deps, STOCKS)) }), { query: LatestQuery })
@@ -41,6 +43,7 @@ export function alpacaRoutes(deps: ApiDeps) {
       .get('/v2/stocks/:symbol/bars/latest', ({ params, request }) => JSON.stringify({ symbol: params.symbol.toUpperCase(), bar: latestOne(deps, accountOf(request), STOCKS, params.symbol.toUpperCase(), barValue(deps), 'NO_BAR') }), { params: SymbolParams, query: LatestQuery })
       .get('/v2/stocks/snapshots', ({ query, request }) => JSON.stringify(latestOf(deps, accountOf(request), STOCKS, parseSymbols(query.symbols), snapshotValue(deps, STOCKS))), { query: LatestQuery })
       .get('/v2/stocks/:symbol/snapshot', ({ params, request }) => JSON.stringify({ symbol: params.symbol.toUpperCase(), ...latestOne(deps, accountOf(request), STOCKS, params.symbol.toUpperCase(), snapshotValue(deps, STOCKS), 'NO_SNAPSHOT') }), { params: SymbolParams, query: LatestQuery })
+      .get('/v1/corporate-actions', ({ query, request }) => corporateActionsBody(deps, accountOf(request), query), { query: CorporateActionsQuery })
       // Crypto: symbols as `BTC/USD`, always lists keyed by the vendor symbol.
       .get('/v1beta3/crypto/:loc/bars', ({ params, query, request }) => (checkLoc(params.loc), JSON.stringify(barsOf(deps, accountOf(request), CRYPTO, parseSymbols(query.symbols), query, false))), { params: LocParams, query: BarsQuerySchema })
       .get('/v1beta3/crypto/:loc/latest/quotes', ({ params, query, request }) => (checkLoc(params.loc), JSON.stringify({ quotes: latestOf(deps, accountOf(request), CRYPTO, parseSymbols(query.symbols), quoteValue(deps, CRYPTO)) })), { params: LocParams, query: LatestQuery })

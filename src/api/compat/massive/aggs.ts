@@ -10,6 +10,8 @@ import { quoteInput } from '../../../domain/symbols.ts';
 import { DAY_MS, TIMEFRAME_INFO, timeframeOf, VALID_PAIRS_TEXT, type Timeframe } from '../../../domain/timeframes.ts';
 import type { ApiDeps } from '../../deps.ts';
 import { findSettledBar } from '../../queries/bars.ts';
+import { adjustmentScheduleOf } from '../../queries/adjustment.ts';
+import { adjustBar } from '../../../domain/adjustment.ts';
 import { barPage, resolveTicker, type NativeBar } from '../native-reads.ts';
 import { fromMassiveTicker, toMassiveTicker } from '../tickers.ts';
 import { stampsNewYork, vendorBarTime } from '../../../market/index.ts';
@@ -107,7 +109,8 @@ export function aggsBody(deps: ApiDeps, account: Account, path: AggsPath, query:
   const head = { ticker: path.ticker, queryCount: 0, resultsCount: 0, adjusted };
   if (entry === null) return JSON.stringify({ ...head, status: 'OK', request_id: requestId });
   const params: RangeParams = { tf, ...dailyWindow(entry, tf, path, fromMs, toMs), limit: Math.min(limit, RANGE_LIMIT_MAX), offset: decodeCursor(query.cursor), sort };
-  const page = barPage(deps, entry, params);
+  // Massive adjusts for splits only: adjusted=true is the native adjustment=split.
+  const page = barPage(deps, entry, params, adjusted ? 'split' : 'raw');
   const results = page.bars.map((bar) => massiveBar({ ...bar, t: vendorBarTime(entry, tf, bar.t) }));
   const body: Record<string, unknown> = { ...head, queryCount: results.length, resultsCount: results.length, status: 'OK', request_id: requestId };
   if (results.length > 0) body.results = results;
@@ -145,7 +148,8 @@ export function prevBody(deps: ApiDeps, account: Account, ticker: string, query:
   const adjusted = parseBoolean('adjusted', query.adjusted, true);
   const mapped = fromMassiveTicker(ticker);
   const entry = mapped === null ? null : resolveOrNull(() => resolveTicker(deps, mapped, account));
-  const bar = entry === null ? null : (findSettledBar(deps, entry, '1d')?.bar ?? null);
+  const settled = entry === null ? null : (findSettledBar(deps, entry, '1d')?.bar ?? null);
+  const bar = settled !== null && adjusted ? adjustBar(adjustmentScheduleOf(deps, entry!, 'split'), settled) : settled;
   const results = bar === null || entry === null ? [] : [{ T: ticker, ...massiveBar({ ...bar, t: vendorBarTime(entry, '1d', bar.t) }) }];
   const body: Record<string, unknown> = { ticker, queryCount: results.length, resultsCount: results.length, adjusted, status: 'OK', request_id: requestId };
   if (results.length > 0) body.results = results;
@@ -164,7 +168,7 @@ export function groupedBody(deps: ApiDeps, account: Account, assetClass: AssetCl
   const params: RangeParams = { tf: '1d', fromMs: dayMs, toMs: dayMs + DAY_MS, limit: 1, offset: 0, sort: 'asc' };
   const results: (MassiveBar & { T: string })[] = [];
   for (const entry of entries) {
-    const bar: NativeBar | undefined = barPage(deps, entry, params).bars[0];
+    const bar: NativeBar | undefined = barPage(deps, entry, params, adjusted ? 'split' : 'raw').bars[0];
     if (bar) results.push({ T: toMassiveTicker(entry.assetClass, entry.symbol), ...massiveBar({ ...bar, t: vendorBarTime(entry, '1d', bar.t) }) });
   }
   const body: Record<string, unknown> = { adjusted, queryCount: results.length, resultsCount: results.length, status: 'OK', request_id: requestId };

@@ -10,6 +10,7 @@ import { cryptoOpenCloseBody, openCloseBody, tickerDetailsBody } from './details
 import { marketStatusBody, tickersBody, upcomingBody } from './reference.ts';
 import { requestOrigin } from '../../request-origin.ts';
 import { indicesSnapshotBody, snapshotV3Body } from './snapshot-v3.ts';
+import { dividendsBody, splitsBody } from './corporate-actions.ts';
 
 const Ticker = t.Object({ ticker: t.String() });
 const Pair = t.Object({ from: t.String(), to: t.String() });
@@ -30,6 +31,13 @@ const DetailsQuery = t.Object({ date: t.Optional(t.String()), apiKey: t.Optional
 const SnapshotV3Query = t.Object({
   'ticker.any_of': t.Optional(t.String()), ticker: t.Optional(t.String()), 'ticker.gte': t.Optional(t.String()), 'ticker.gt': t.Optional(t.String()), 'ticker.lte': t.Optional(t.String()), 'ticker.lt': t.Optional(t.String()),
   type: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()),
+});
+const dated = (field: string) => Object.fromEntries(['', '.gt', '.gte', '.lt', '.lte'].map((s) => [`${field}${s}`, t.Optional(t.String())]));
+const paged = { ticker: t.Optional(t.String()), order: t.Optional(t.String()), limit: t.Optional(t.String()), sort: t.Optional(t.String()), cursor: t.Optional(t.String()), apiKey: t.Optional(t.String()) };
+const SplitsQuery = t.Object({ ...paged, ...dated('execution_date'), reverse_split: t.Optional(t.String()) });
+const DividendsQuery = t.Object({
+  ...paged, ...dated('ex_dividend_date'), ...dated('record_date'), ...dated('declaration_date'), ...dated('pay_date'),
+  cash_amount: t.Optional(t.String()), frequency: t.Optional(t.String()), dividend_type: t.Optional(t.String()),
 });
 
 const requestIdOf = (set: { headers: Record<string, string | number> }) => String(set.headers['x-request-id'] ?? '');
@@ -57,6 +65,8 @@ export function massiveRoutes(deps: ApiDeps) {
     .get('/v2/snapshot/locale/global/markets/forex/tickers/:ticker', ({ params, request, set }) => snapshotBody(deps, accountOf(request), 'forex', params.ticker, requestIdOf(set)), { params: Ticker, query: KeyQuery })
     .get('/v1/marketstatus/now', () => marketStatusBody(deps), { query: KeyQuery })
     .get('/v1/marketstatus/upcoming', () => upcomingBody(deps), { query: KeyQuery })
+    .get('/v3/reference/splits', ({ query, request, set }) => splitsBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: SplitsQuery })
+    .get('/v3/reference/dividends', ({ query, request, set }) => dividendsBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: DividendsQuery })
     .get('/v3/reference/tickers', ({ query, request, set }) => tickersBody(deps, accountOf(request), query, requestIdOf(set), originOf(request)), { query: ListQuery })
     .get('/v3/reference/tickers/:ticker', ({ params, request, set }) => tickerDetailsBody(deps, accountOf(request), params.ticker, requestIdOf(set)), { params: Ticker, query: DetailsQuery })
     .get('/v1/open-close/crypto/:from/:to/:date', ({ params, request }) => cryptoOpenCloseBody(deps, accountOf(request), params.from, params.to, params.date), { params: CryptoOpenClosePath, query: AdjustedQuery })
