@@ -10,6 +10,7 @@ import { GetStocksAggregatesTimespanEnum, restClient } from '@massive.com/client
 import { marketData } from '@alpacahq/alpaca-trade-api';
 import { runMds } from '../support/cli.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { stampedNy } from './ny-midnight.ts';
 
 let server: TestServer;
 type Bar = { o: number; h: number; l: number; c: number; v: number; t: number };
@@ -61,8 +62,9 @@ describe('adjusted history, imported next to a running server', () => {
   test('Massive adjusted=true|false and Alpaca adjustment=split agree with the native route', async () => {
     const massive = restClient(server.key, `${server.base}/compat/massive`);
     const window = { stocksTicker: 'AAPL', multiplier: 1, timespan: GetStocksAggregatesTimespanEnum.Day, from: '2020-08-03', to: '2020-09-04' };
-    const split = (await server.json(`${RANGE}&adjustment=split`)).body.results as Bar[];
-    const raw = (await server.json(RANGE)).body.results as Bar[];
+    // The dialects stamp a US stock's daily bar at New York midnight, the native route at 00:00 UTC.
+    const split = ((await server.json(`${RANGE}&adjustment=split`)).body.results as Bar[]).map(stampedNy);
+    const raw = ((await server.json(RANGE)).body.results as Bar[]).map(stampedNy);
     expect((await massive.getStocksAggregates({ ...window, adjusted: true })).results).toEqual(split);
     expect((await massive.getStocksAggregates(window)).results).toEqual(split);
     expect((await massive.getStocksAggregates({ ...window, adjusted: false })).results).toEqual(raw);
