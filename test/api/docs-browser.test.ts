@@ -24,6 +24,9 @@ describe('/docs in Chromium', () => {
     await using server = await startServer();
     await using chromium = await launchChromium();
     const page = await chromium.browser.newPage();
+    // Rendering every route's block takes Swagger UI tens of seconds on a busy 2-core machine: each
+    // wait ends as soon as its condition holds, so its deadline is generous.
+    page.setDefaultTimeout(120_000);
     await page.setViewport(VIEWPORT);
     // Requests, script errors, and the loads the page's policy refused (those never show as requests).
     const watch = await watchPage(page);
@@ -83,5 +86,5 @@ describe('/docs in Chromium', () => {
     expect(elsewhere).toEqual([]);
     expect(await watch.cspViolations()).toEqual([]);
     expect(watch.errors).toEqual([]);
-  }, 60_000);
+  }, 300_000);
 });
