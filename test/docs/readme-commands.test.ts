@@ -127,7 +127,11 @@ describe('README quick start', () => {
 
   test('npm test typechecks and runs every test', () => {
     const scripts = JSON.parse(read('package.json')).scripts;
-    expect(scripts.test).toMatch(/^npm run typecheck && bun test\b/);
+    // Every test file under test/ (no path filter), the typecheck among them as a test file that
+    // runs the same tsc projects as npm run typecheck.
+    expect(scripts.test).toMatch(/^bun test --timeout 60000 --parallel=2 --timings=test\/timings\.json$/);
+    const typecheck = read('test/typecheck.test.ts');
+    for (const project of scripts.typecheck.split(' && ').map((c: string) => c.replace(/^tsc --noEmit -p /, ''))) expect(typecheck).toContain(`'${project}'`);
   });
 });
 
