@@ -2,7 +2,7 @@
 // every route (screenshot decoded and not blank), Authorize takes the test key, "Try it out" runs a
 // crypto quote and its answer shows in the page. The browser asks nothing of any host but this server.
 import { beforeAll, describe, expect, test } from 'bun:test';
-import { ROUTE_TABLE } from '../../src/api/route-table/index.ts';
+import { NATIVE_ROUTES } from '../../src/api/route-table/index.ts';
 import { ensureChromium, launchChromium, watchPage, pictureStats } from '../support/browser.ts';
 import { startServer } from '../support/server.ts';
 
@@ -38,9 +38,9 @@ describe('/docs in Chromium', () => {
     const base = `http://mds.test:${server.port}`;
     const res = await page.goto(`${base}/docs`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);
-    // Rendered: one operation block per route of the table.
-    await page.waitForFunction((n: number) => (globalThis as unknown as PageGlobals).document.querySelectorAll('.opblock').length >= n, {}, ROUTE_TABLE.length);
-    expect(await page.$$eval('.opblock', (els) => els.length)).toBe(ROUTE_TABLE.length);
+    // Rendered: one operation block per native route of the table.
+    await page.waitForFunction((n: number) => (globalThis as unknown as PageGlobals).document.querySelectorAll('.opblock').length >= n, {}, NATIVE_ROUTES.length);
+    expect(await page.$$eval('.opblock', (els) => els.length)).toBe(NATIVE_ROUTES.length);
     expect(await page.$eval('.info .title', (el) => el.textContent ?? '')).toContain('mds market data service');
     // The stream's place: the description links to the AsyncAPI document.
     expect(await page.$$eval('.info .description a', (as) => as.map((a) => a.getAttribute('href')))).toContain('/asyncapi.json');
@@ -80,8 +80,10 @@ describe('/docs in Chromium', () => {
 
     // The page loaded what it should from here, and nothing from any other host.
     const urls = requests.map((r) => r.url);
-    for (const path of ['/docs', '/openapi.json', '/crypto/quote/BTCUSD']) expect(urls).toContain(base + path);
+    for (const path of ['/docs', '/crypto/quote/BTCUSD']) expect(urls).toContain(base + path);
     expect(urls.filter((u) => u.includes('/docs/assets/swagger-ui-bundle.')).length).toBe(1);
+    // The native routes' document, served with the page's assets (the dialects are in /openapi.json).
+    expect(urls.filter((u) => u.includes('/docs/assets/openapi-native.')).length).toBe(1);
     const elsewhere = urls.filter((u) => !u.startsWith('data:') && new URL(u).origin !== base);
     expect(elsewhere).toEqual([]);
     expect(await watch.cspViolations()).toEqual([]);

@@ -178,7 +178,8 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('feed states over a local %
       const before = probes();
       venue.silent = true;
       time.advance(SILENT_MS / 2);
-      await wait(() => probes() === before + 1, 'the unanswered probe');
+      // At least one: a busy machine may poll after the feed's next check has asked again.
+      await wait(() => probes() >= before + 1, 'the unanswered probe');
       expect(feed.health().state).toBe('live');
       expect(sink.stales).toEqual([]);
       time.advance(SILENT_MS / 2);
