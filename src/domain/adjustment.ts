@@ -11,7 +11,6 @@
 // rolled-up bar and its minutes get the same factor, and scaling by a positive factor commutes
 // with first/max/min/last and with a sum: adjusting a rolled-up bar equals rolling up its adjusted
 // minutes (test/domain/adjustment-rollup.test.ts holds the two to each other).
-import { createHash } from 'node:crypto';
 import type { Bar } from './bar.ts';
 import type { Dividend, Split, SymbolActions } from './corporate-actions.ts';
 import { badRequest } from './errors.ts';
@@ -50,7 +49,7 @@ export function actionsInForce(actions: SymbolActions, adjustment: Adjustment, t
  */
 export function adjustmentVersion(inForce: SymbolActions): string {
   const lines = [...inForce.splits.map((s) => `s ${s.date} ${s.from} ${s.to}`), ...inForce.dividends.map((d) => `d ${d.exDate} ${d.cash}`)].sort();
-  return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 12);
+  return new Bun.CryptoHasher('sha256').update(lines.join('\n')).digest('hex').slice(0, 12);
 }
 
 /** The raw daily close before an ex-date, and the date of its bar. */

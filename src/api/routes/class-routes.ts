@@ -55,10 +55,16 @@ const COMPOSITE_LATEST: LatestBodies = { quote: compositeQuoteBody, trade: compo
 const SESSION_LATEST: LatestBodies = { quote: sessionQuoteBody, trade: sessionTradeBody, snapshot: sessionSnapshotBody, mark: null };
 
 /** An adjusted range answer: its body, or a 304 when the client holds its tag. */
-function adjustedRangeResponse(deps: ApiDeps, entry: SymbolEntry, range: RangeParams, adjustment: Exclude<Adjustment, 'raw'>, request: Request): Response {
+function adjustedRangeResponse(deps: ApiDeps, entry: SymbolEntry, range: RangeParams, adjustment: Exclude<Adjustment, 'raw'>, ifNoneMatch: string | null): Response {
   const { body, etag } = adjustedRangeBody(deps, entry, range, adjustment);
-  if (isNotModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: { etag } });
+  if (isNotModified(ifNoneMatch, etag)) return new Response(null, { status: 304, headers: { etag } });
   return new Response(body, { status: 200, headers: { 'content-type': JSON_TYPE, etag } });
+}
+
+/** A range answer: the raw body's bytes, or an adjusted answer (200 or 304) as a Response. */
+function rangeAnswer(deps: ApiDeps, entry: SymbolEntry, range: RangeParams, adjustmentParam: string | undefined, ifNoneMatch: string | null) {
+  const adjustment = adjustmentParam === undefined ? 'raw' : parseAdjustment(adjustmentParam);
+  return adjustment === 'raw' ? rangeBody(deps, entry, range) : adjustedRangeResponse(deps, entry, range, adjustment, ifNoneMatch);
 }
 
 export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: string = `/${assetClass}`) {
@@ -123,9 +129,9 @@ export function classRoutes(assetClass: AssetClass, deps: ApiDeps, prefix: strin
         const entry = resolveSymbol(store, assetClass, params.symbol, accountOf(request));
         const range = parseRangeParams(params, query);
         set.headers['content-type'] = JSON_TYPE;
-        const adjustment = query.adjustment === undefined ? 'raw' : parseAdjustment(query.adjustment);
-        if (adjustment !== 'raw') return adjustedRangeResponse(deps, entry, range, adjustment, request);
-        const body = rangeBody(deps, entry, range);
+        // One call whose value is tested before it is returned: Elysia takes a handler whose source
+        // returns a call's value for one that may return a promise, and compiles it slower.
+        const body = rangeAnswer(deps, entry, range, query.adjustment, request.headers.get('if-none-match'));
         if (body) return body;
       },
       { params: RangePath, query: RangeQuery },
