@@ -2,6 +2,8 @@
 // consumer's close, 4008), by the network (a TCP proxy severs them, or goes silent), and for longer
 // than the replay window. Across each cut every seq per pair arrives exactly once, or the client
 // says which ones never will (a gap).
+// Each test starts a server and waits for its first start's history (up to 120 s on a busy
+// machine) before its own waits: the limit of each test is above their sum.
 import { describe, expect, test } from 'bun:test';
 import { CLOSE_SILENT, MdsClient, MdsError, type MdsStream } from '../../client/src/index.ts';
 import { createKeyOn, runMds, until } from '../support/cli.ts';
@@ -43,7 +45,7 @@ describe('stream client', () => {
     await closed(stream, rec);
     expect(rec.of('disconnected').at(-1)).toEqual({ type: 'disconnected', code: 1000, reason: 'closed by the client', reconnectInMs: null });
     expect(rec.error).toBeNull();
-  }, 60_000);
+  }, 180_000);
 
   test('network cut (the proxy severs the connection and refuses for a while): every seq per pair arrives exactly once', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100'] });
@@ -67,7 +69,7 @@ describe('stream client', () => {
     // The 100 quotes sent while the client was away came by replay.
     expect(rec.lastSeq('crypto.quotes|BTCUSD')).toBeGreaterThan(cutAt + 100);
     await expectExactlyOnce(rec, watcher);
-  }, 60_000);
+  }, 180_000);
 
   test('server-side close (the server evicts the connection as a slow consumer, 4008): every seq per pair arrives exactly once', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'] });
@@ -96,7 +98,7 @@ describe('stream client', () => {
     expect(rec.of('gap')).toEqual([]);
     expect(rec.ticks.size).toBeGreaterThan(crypto.length + forex.length / 2);
     await expectExactlyOnce(rec, watcher);
-  }, 90_000);
+  }, 180_000);
 
   test('conflate (the default of MdsClient.stream()): a backed-up client gets a conflated event and each line\'s newest quote, with no gap and no reconnect', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'], waitForHistory: false });
@@ -127,7 +129,7 @@ describe('stream client', () => {
     for (const [pair, ticks] of rec.ticks) {
       for (let i = 1; i < ticks.length; i++) if (ticks[i]!.seq <= ticks[i - 1]!.seq) throw new Error(`${pair}: seq ${ticks[i]!.seq} after ${ticks[i - 1]!.seq}`);
     }
-  }, 90_000);
+  }, 180_000);
 
   test('a silent socket (the proxy stops carrying frames, the connection stays open) is replaced after the heartbeat timeout, and resumes', async () => {
     await using server = await startServer({ args: ['--sim-rate', '50', '--heartbeat-ms', '200'] });
@@ -146,7 +148,7 @@ describe('stream client', () => {
     expect(rec.of('disconnected')[0]).toEqual({ type: 'disconnected', code: CLOSE_SILENT, reason: 'no frame (not even a heartbeat) within 600 ms', reconnectInMs: expect.any(Number) });
     expect(rec.of('gap')).toEqual([]);
     await expectExactlyOnce(rec, watcher);
-  }, 60_000);
+  }, 180_000);
 
   test('a cut longer than the replay window (the ring holds 128 ticks) yields a gap item naming the seqs that will never come', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100', '--ring-capacity', '128'] });
@@ -178,7 +180,7 @@ describe('stream client', () => {
     expect(rec.events[at + 1]).toMatchObject({ type: 'quote', seq: resumedAt });
     // Around the gap, nothing is missing or doubled.
     expect(seqs).toEqual([...seqs.slice(0, seqs.indexOf(lastBefore) + 1), ...Array.from({ length: seqs.at(-1)! - resumedAt + 1 }, (_, i) => resumedAt + i)]);
-  }, 60_000);
+  }, 180_000);
 
   test('restored after a reconnect: the subscriptions confirmed before, including ones made while disconnected', async () => {
     await using server = await startServer({ args: ['--sim-rate', '50'] });
@@ -198,7 +200,7 @@ describe('stream client', () => {
     expect(stream.subscriptions()).toEqual((await later).subscriptions);
     await until(async () => rec.lastSeq('forex.quotes|EURUSD') > 0 && rec.of('connected').length === 2, 'EURUSD quotes');
     await closed(stream, rec);
-  }, 60_000);
+  }, 180_000);
 
   test('a refused subscribe rejects with the server error; the stream carries on', async () => {
     await using server = await startServer({ args: ['--sim-rate', '20'] });
@@ -209,7 +211,7 @@ describe('stream client', () => {
     await stream.subscribe({ channels: 'crypto.quotes', symbols: 'BTCUSD' });
     await until(async () => rec.lastSeq('crypto.quotes|BTCUSD') > 0, 'quotes');
     await closed(stream, rec);
-  }, 60_000);
+  }, 180_000);
 
   test('a wrong key ends the stream with an MdsError 401 (found out by asking the server why), without retrying forever', async () => {
     await using server = await startServer({ args: ['--feed', 'none'] });
@@ -221,7 +223,7 @@ describe('stream client', () => {
     expect(rec.error).toBe(refused);
     expect({ status: (refused as MdsError).status, message: (refused as MdsError).message }).toEqual({ status: 401, message: 'invalid API key' });
     expect(rec.of('disconnected').at(-1)!.reconnectInMs).toBeNull();
-  }, 60_000);
+  }, 180_000);
 
   test('a revoked key (the server closes with 4001) ends the stream with an MdsError; no reconnect', async () => {
     await using server = await startServer({ args: ['--sim-rate', '20'] });
@@ -235,5 +237,5 @@ describe('stream client', () => {
     expect(rec.error).toMatchObject({ status: 401, message: 'API key revoked' });
     expect(rec.of('connected').length).toBe(1);
     expect(rec.of('disconnected')).toEqual([{ type: 'disconnected', code: 4001, reason: 'API key revoked', reconnectInMs: null }]);
-  }, 60_000);
+  }, 180_000);
 });
