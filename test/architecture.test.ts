@@ -97,4 +97,30 @@ describe('architecture', () => {
     const readers = files.filter((f) => !isBrowserCode(f) && /Date\.now\(\)|new Date\(\)/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
     expect(readers).toEqual(['clock.ts']);
   });
+
+  // A cycle makes a module's top level run before what it imports is initialized, in an order that
+  // depends on which file a process imported first: a test file entering the cycle elsewhere failed
+  // with "Cannot access 'DOCS_PATH' before initialization". Type-only imports run nothing and are left out.
+  test('no module imports itself through others (no import cycles at run time)', () => {
+    const transpiler = new Bun.Transpiler({ loader: 'ts' });
+    const runtimeImports = new Map(
+      files.map((f) => {
+        const text = readFileSync(f, 'utf8').replace(/^#!.*\n/, '');
+        const specs = transpiler.scanImports(text).filter((i) => i.path.startsWith('.'));
+        return [f, specs.map((i) => join(f, '..', i.path))];
+      }),
+    );
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const walk = (f: string, path: string[]) => {
+      state.set(f, 'open');
+      for (const next of runtimeImports.get(f) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].map((p) => relative(SRC, p)).join(' → '));
+        else if (!state.has(next) && runtimeImports.has(next)) walk(next, [...path, next]);
+      }
+      state.set(f, 'done');
+    };
+    for (const f of files) if (!state.has(f)) walk(f, [f]);
+    expect(cycles).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import type { Authenticator, Charge } from '../../auth/authenticator.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { errorResponse, JSON_TYPE, nextRequestId } from '../http.ts';
 import { CONSOLE_ASSETS_PREFIX, CONSOLE_PATH } from '../../console/paths.ts';
-import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../routes/docs.ts';
+import { DOCS_ASSETS_PREFIX, DOCS_PATH } from '../routes/docs-paths.ts';
 
 export const MAX_URL_LENGTH = 2048;
 // `/docs/` and `/console/` too: the router answers them as `/docs` and `/console`.

@@ -11,9 +11,9 @@ import bundlePath from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file
 import cssPath from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
 import faviconPath from 'swagger-ui-dist/favicon-32x32.png' with { type: 'file' };
 
-export const DOCS_PATH = '/docs';
-/** Asset URLs carry a hash of their content, so they can be cached for good. */
-export const DOCS_ASSETS_PREFIX = '/docs/assets/';
+import { DOCS_ASSETS_PREFIX, DOCS_PATH } from './docs-paths.ts';
+
+export { DOCS_ASSETS_PREFIX, DOCS_PATH };
 
 /**
  * The page may load and call only this server: Swagger UI itself makes no other request with the
