@@ -11,7 +11,8 @@ const MINUTE_OF_START = Date.parse('2026-03-04T15:30:00Z');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ args: ['--clock-start', START, '--history-days', '2', '--history-years', '0'] });
+  // A real first start: its catch-up is what is tested, so no copied history (template: false).
+  server = await startServer({ args: ['--clock-start', START, '--history-days', '2', '--history-years', '0'], template: false });
 }, 60_000);
 afterAll(() => server[Symbol.asyncDispose]());
 
