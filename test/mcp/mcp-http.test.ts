@@ -128,8 +128,9 @@ describe('MCP over HTTP (/mcp)', () => {
   });
 
   test('the key plan, markets and quota apply per REST call a tool makes', async () => {
-    // On the real clock: `mds keys show` counts usage in the quota window of now.
-    await using own = await startServer({ args: ['--clock-start', String(Date.now())] });
+    // On the real clock: `mds keys show` counts usage in the quota window of now. No history
+    // template: making one for this clock would start the server's clock seconds behind the machine's.
+    await using own = await startServer({ args: ['--clock-start', String(Date.now())], template: false });
     const { id, key } = await createKeyOn(own, '--plan', 'free');
     const used = async () => {
       const r = await runMds('keys', 'show', id, '--json', '--data-dir', own.dataDir);
