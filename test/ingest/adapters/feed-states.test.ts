@@ -174,6 +174,11 @@ describe.each(PUBLIC.map((p) => [p.id, p] as const))('feed states over a local %
     const feed = createVenueFeed(protocol, { url: venue.url, instruments, silentMs: SILENT_MS, ...FAST }, { inThread: true, nowMs: () => time.nowMs() });
     await withFeed(feed, async (sink) => {
       await wait(() => feed.health().state === 'live' && venue.connections[0]!.received.length === subscribeFrameCount(protocol, [a, b, c]), 'the whole subscription');
+      // Frames of a connection are read in order: once this quote is in, every answer the venue
+      // sent before it has been read too, so none lands (and counts as a sign of life) after the clock moves.
+      const quotes = sink.quotes.length;
+      venue.sendQuote(a);
+      await wait(() => sink.quotes.length > quotes, 'a quote after the answers to the subscription');
       const probes = () => venue.connections[0]!.received.filter((f) => f === pingFrame).length;
       const before = probes();
       venue.silent = true;
