@@ -4,7 +4,7 @@
 // it. The actions land in the store and on /stocks/splits/{symbol}, paging is followed, a re-fetch
 // changes nothing, failures are logged once and retried, and the schedule runs on the clock.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'bun';
 import { createApp } from '../../../src/api/app.ts';
@@ -21,7 +21,9 @@ import { ActionsSync, actionsSyncFor, withCorporateActions } from '../../../src/
 import { CATALOG } from '../../../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../../../src/ingest/reference/seed-registry.ts';
 import { Store } from '../../../src/store/index.ts';
+import { until } from '../../support/cli.ts';
 import { FakeFeed } from '../../support/fake-feed.ts';
+import { startServer } from '../../support/server.ts';
 import { tempDir, type TempDir } from '../../support/temp-dir.ts';
 
 const FIXTURES = join(import.meta.dir, '..', '..', 'fixtures', 'corporate-actions');
@@ -255,4 +257,25 @@ describe('wiring', () => {
     await sync.tick();
     expect(asked.length).toBe(before);
   });
+});
+
+describe('mds serve --feed massive', () => {
+  test('a server with the key fetches the actions at start: /stocks/splits lists them while the WebSocket is still down', async () => {
+    massiveFixtures();
+    const file = join(dir.path, 'feeds.json');
+    // The WebSocket URL answers no upgrade: the feed backs off, and the REST fetch goes on regardless.
+    writeFileSync(file, JSON.stringify({ feeds: { massive: { url: `ws://127.0.0.1:${vendor.port}/stocks`, restUrl: base, instruments: ['US:AAPL'] } } }));
+    const saved = process.env.MASSIVE_API_KEY;
+    process.env.MASSIVE_API_KEY = 'serve-key';
+    await using server = await startServer({ args: ['--feed', 'massive', '--feeds', file], waitForHistory: false });
+    if (saved === undefined) delete process.env.MASSIVE_API_KEY;
+    else process.env.MASSIVE_API_KEY = saved;
+    await until(async () => (await server.json('/stocks/splits/US:AAPL')).body.results?.length === 2, 'the fetched splits on /stocks/splits/US:AAPL');
+    expect((await server.json('/stocks/splits/US:AAPL')).body.results).toEqual([
+      { execution_date: '2014-06-09', split_from: 1, split_to: 7 },
+      { execution_date: '2020-08-31', split_from: 1, split_to: 4 },
+    ]);
+    await until(async () => (await server.json('/stocks/dividends/US:AAPL')).body.results?.length === 2, 'the fetched dividends');
+    expect(asked.filter((a) => a.path.startsWith('/v3/')).every((a) => a.headers.get('authorization') === 'Bearer serve-key')).toBe(true);
+  }, 60_000);
 });
