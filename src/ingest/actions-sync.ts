@@ -5,7 +5,8 @@
 // only with a new or corrected action. Time is the service clock's: a timer only asks, now and
 // then, whether a round is due (`tick`), so a test drives the schedule with its clock.
 // A failure (network, HTTP status, an answer that does not parse) is logged once, never stops the
-// feed, and is retried later with a growing delay; a round resumes at the request that failed.
+// feed, and is retried later, resuming at the request that failed: after 1 min while the retries
+// make progress (a vendor's per-minute rate limit), with a growing delay while they do not.
 import type { Clock } from '../clock.ts';
 import { parseDividendInput, parseSplitInput, type Dividend, type Split } from '../domain/corporate-actions.ts';
 import type { BackfillRequest, Feed, FeedInstrument, FeedSink } from '../domain/feed.ts';
@@ -110,6 +111,7 @@ export class ActionsSync {
     let replaced = 0;
     let bad = 0;
     let firstBad: string | null = null;
+    let progressed = false;
     while (this.pending.length > 0) {
       if (this.stopped) return;
       let fetched: { splits: Split[]; dividends: Dividend[]; bad: string[] };
@@ -117,9 +119,12 @@ export class ActionsSync {
         fetched = await this.fetchSeries(this.pending[0]!);
       } catch (err) {
         if (this.stopped) return;
+        // A rate limit that lets some requests through each time is progress: retry soon again.
+        if (progressed) this.retryMs = RETRY_MIN_MS;
         this.failed(err instanceof Error ? err.message : String(err));
         return;
       }
+      progressed = true;
       bad += fetched.bad.length;
       firstBad ??= fetched.bad[0] ?? null;
       if (fetched.splits.length + fetched.dividends.length > 0) {
