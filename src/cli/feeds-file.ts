@@ -26,6 +26,7 @@ const InstrumentSchema = T.Union([
 const FeedSettingsSchema = T.Object(
   {
     url: T.Optional(T.String({ pattern: '^wss?://' })),
+    restUrl: T.Optional(T.String({ pattern: '^https?://' })),
     instruments: T.Optional(T.Array(InstrumentSchema, { minItems: 1 })),
     symbols: T.Optional(T.Record(T.String(), T.String({ minLength: 1, maxLength: 64 }))),
     credentials: T.Optional(T.Record(T.String(), T.String({ pattern: ENV_NAME }))),
@@ -43,6 +44,7 @@ export type FeedsFile = Static<typeof FeedsFileSchema>;
 const TAKES: Record<string, string> = {
   feeds: 'an object of feed id to settings',
   url: 'a ws:// or wss:// URL',
+  restUrl: "an http:// or https:// URL: the origin of the vendor's REST API (corporate actions)",
   instruments: 'a non-empty array of mds symbols or {symbol, venueSymbol?, name?, decimals?} objects',
   symbols: 'an object of mds symbol to the venue symbol',
   credentials: "an object of the feed's credential name to the NAME of the environment variable holding it",
@@ -61,7 +63,7 @@ function takesAt(path: string): string {
   if (parts.length === 0 || (parts.length === 1 && last !== 'feeds')) return ' (the file takes {"feeds": {"<feed id>": {settings}}})';
   const isSettings = parts[0] === 'feeds' && (parts.length === 2 || (parts.length === 3 && (last === undefined || !(last in TAKES))));
   const field = isSettings ? 'settings' : last;
-  if (field === 'settings') return ` (a feed's settings: url, instruments, symbols, credentials, silentMs, backoffMinMs, backoffMaxMs)`;
+  if (field === 'settings') return ` (a feed's settings: url, restUrl, instruments, symbols, credentials, silentMs, backoffMinMs, backoffMaxMs)`;
   const takes = field === undefined ? undefined : TAKES[field];
   return takes === undefined ? '' : ` (${field} takes ${takes})`;
 }
@@ -136,6 +138,10 @@ export function planVenueFeeds(feedIds: readonly string[], file: FeedsFile | nul
       }
       const settings: VenueFeedSettings = { instruments, credentials };
       if (given.url !== undefined) settings.url = given.url;
+      if (given.restUrl !== undefined) {
+        if (protocol.corporateActions === undefined) throw new UsageError(`${at}/restUrl: ${id} fetches nothing over REST; restUrl is for the keyed stock feeds (massive, alpaca)`);
+        settings.restUrl = given.restUrl;
+      }
       if (given.silentMs !== undefined) settings.silentMs = given.silentMs;
       if (given.backoffMinMs !== undefined) settings.backoffMinMs = given.backoffMinMs;
       if (given.backoffMaxMs !== undefined) settings.backoffMaxMs = given.backoffMaxMs;

@@ -27,6 +27,7 @@ import { isFirstStart } from '../ingest/simulator/backfill.ts';
 import { SimFeed } from '../ingest/simulator/sim-feed.ts';
 import { VENUE_PROTOCOLS } from '../ingest/adapters/registry.ts';
 import { createVenueFeed } from '../ingest/adapters/venue-feed.ts';
+import { actionsSyncFor, withCorporateActions } from '../ingest/actions-sync.ts';
 import type { Feed } from '../domain/feed.ts';
 import { planVenueFeeds, readFeedsFile } from './feeds-file.ts';
 import { planReplay, prepareRecordDir } from './record-replay.ts';
@@ -137,7 +138,10 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
     if (feedIds.includes('sim')) feeds.add(new SimFeed(store, clock, { seed: config.seed, simRate: config.simRate, historyDays: config.historyDays, historyYears: config.historyYears }, logLine));
     for (const { protocol, settings } of venuePlans) {
       try {
-        feeds.add(createVenueFeed(protocol, settings, { log: logLine }));
+        const feed = createVenueFeed(protocol, settings, { log: logLine });
+        // A keyed stock upstream also fetches its symbols' splits and dividends (docs/feeds.md).
+        const actions = actionsSyncFor(protocol, settings, { store, clock, log: logLine });
+        feeds.add(actions === null ? feed : withCorporateActions(feed, actions));
       } catch (err) {
         logger.error(`feed ${protocol.id} cannot be made: ${err instanceof Error ? err.message : String(err)}; the server goes on without it`, { feed: protocol.id });
       }

@@ -111,7 +111,7 @@ describe('mds serve --feeds FILE', () => {
     ['{', 'mds: cannot read feeds file'],
     ['{"feeds": {"testex": {"silentMs": "5s"}}}', '/feeds/testex/silentMs: Expected integer (silentMs takes an integer from 1000 to 3600000)'],
     ['{"feeds": {"testex": {"url": "http://x"}}}', '/feeds/testex/url: Expected string to match'],
-    ['{"feeds": {"testex": {"colour": "red"}}}', "(a feed's settings: url, instruments, symbols, credentials, silentMs, backoffMinMs, backoffMaxMs)"],
+    ['{"feeds": {"testex": {"colour": "red"}}}', "(a feed's settings: url, restUrl, instruments, symbols, credentials, silentMs, backoffMinMs, backoffMaxMs)"],
     ['{"feeds": {"binance": {}}}', 'mds: feeds file', ],
   ])('%s exits 2 naming the field, before the data dir is made', async (text, message) => {
     using dir = tempDir();

@@ -149,6 +149,8 @@ describe('/console in Chromium', () => {
     // Chart: the first watchlist row (BTCUSD), in 1-minute candles.
     expect(await chartReady(page, 'BTCUSD', '1m')).toBeGreaterThan(100);
     expect(await candlePixels(page)).toBeGreaterThan(500);
+    // The raw/adjusted switch is for stocks only.
+    expect(await page.$eval('#chart-adjustment', (el) => (el as unknown as { hidden: boolean }).hidden)).toBe(true);
 
     // The README's picture: the page as a user first sees it.
     const png = await page.screenshot({ type: 'png' });
@@ -170,6 +172,13 @@ describe('/console in Chromium', () => {
     // Another timeframe.
     await page.click('button[data-tf="1h"]');
     expect(await chartReady(page, 'US:AAPL', '1h')).toBeGreaterThan(5);
+    // Adjusted: the bars are asked again with adjustment=all, and the chart says so.
+    const hourAdjustments = () => watch.requests.filter((r) => r.url.includes('/stocks/agg/US:AAPL/1/hour/')).map((r) => new URL(r.url).searchParams.get('adjustment'));
+    expect(hourAdjustments()).toEqual([null]);
+    await page.click('#chart-adjustment button[data-adjustment="all"]');
+    await page.waitForSelector('#chart[data-state="ready"][data-symbol="US:AAPL"][data-adjustment="all"]', { timeout: 60_000 });
+    expect(hourAdjustments()).toEqual([null, 'all']);
+    expect(await text(page, '#chart-status')).toContain('adjusted for splits and dividends (version ');
     // An alias resolves to its canonical symbol.
     await page.keyboard.press('/');
     await page.keyboard.type('CL1');

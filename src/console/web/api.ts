@@ -31,6 +31,8 @@ export interface RangeArgs {
   to: string;
   limit?: number;
   sort?: 'asc' | 'desc';
+  /** Stocks only: split and dividend adjusted bars (raw when absent). */
+  adjustment?: 'raw' | 'split' | 'dividend' | 'all';
 }
 
 const capitalized = (cls: AssetClass) => `${cls[0]!.toUpperCase()}${cls.slice(1)}`;

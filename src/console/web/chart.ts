@@ -1,6 +1,8 @@
 // The chart: candlesticks and volume of one symbol and timeframe from the range route (the newest
 // bars), the coverage report's gaps as whitespace slots with a shaded band, the opens of the
 // market's sessions, and the bar in progress extended from the stream's ticks as they arrive.
+// Stocks have a raw/adjusted switch: adjusted asks the range route for adjustment=all (splits and
+// dividends); the choice is kept in local storage like the theme.
 // Charting by TradingView's Lightweight Charts (its attribution logo stays on the chart).
 import { now as serverNow } from './clock.ts';
 import { CandlestickSeries, createChart, HistogramSeries, TickMarkType, type CandlestickData, type IChartApi, type ISeriesApi, type Time, type UTCTimestamp, type WhitespaceData } from 'lightweight-charts';
@@ -34,6 +36,18 @@ const TIMEFRAMES: Timeframe[] = [
   { id: '1d', multiplier: 1, timespan: 'day', ms: DAY, days: 3650 },
 ];
 const LIMIT = 1500;
+/** Raw bars, or adjusted for splits and dividends (stocks only: only they have corporate actions). */
+type Adjustment = 'raw' | 'all';
+const ADJUSTMENT_KEY = 'mds.console.adjustment';
+const ADJUSTMENT_LABELS: Record<Adjustment, string> = { raw: 'raw', all: 'adjusted' };
+
+function savedAdjustment(): Adjustment {
+  try {
+    return localStorage.getItem(ADJUSTMENT_KEY) === 'all' ? 'all' : 'raw';
+  } catch {
+    return 'raw';
+  }
+}
 /** Whitespace slots drawn for gaps at most (a long outage is still one band). */
 const MAX_GAP_SLOTS = 3000;
 
@@ -66,6 +80,9 @@ export class ChartPanel {
   private readonly legend = h('div', { class: 'chart-legend', id: 'chart-legend', 'aria-live': 'off' });
   private readonly status = h('p', { class: 'panel-note', id: 'chart-status', role: 'status' });
   private readonly buttons = new Map<string, HTMLButtonElement>();
+  private readonly adjustButtons = new Map<Adjustment, HTMLButtonElement>();
+  private readonly adjustBar = h('div', { class: 'segmented', id: 'chart-adjustment', role: 'group', 'aria-label': 'price adjustment', hidden: true });
+  private adjustment: Adjustment = savedAdjustment();
   private chart: IChartApi | null = null;
   private candles: ISeriesApi<'Candlestick'> | null = null;
   private volume: ISeriesApi<'Histogram'> | null = null;
@@ -87,10 +104,16 @@ export class ChartPanel {
       this.buttons.set(tf.id, b);
       tfBar.append(b);
     }
+    for (const adj of ['raw', 'all'] as const) {
+      const title = adj === 'raw' ? 'Prices as traded' : 'Prices and volumes adjusted for splits and dividends (adjustment=all)';
+      const b = h('button', { type: 'button', 'data-adjustment': adj, 'aria-pressed': String(adj === this.adjustment), title, onclick: () => this.setAdjustment(adj) }, ADJUSTMENT_LABELS[adj]);
+      this.adjustButtons.set(adj, b);
+      this.adjustBar.append(b);
+    }
     this.el = h(
       'section',
       { class: 'panel chart-panel', 'aria-labelledby': 'chart-title' },
-      h('header', {}, this.title, tfBar),
+      h('header', {}, this.title, h('div', { class: 'chart-controls' }, this.adjustBar, tfBar)),
       h('div', { class: 'chart-frame' }, this.host, this.legend),
       this.status,
       h('p', { class: 'attribution' }, 'Charts by ', h('a', { href: 'https://www.tradingview.com/', rel: 'noopener noreferrer', target: '_blank' }, 'TradingView Lightweight Charts™'), ', Copyright © TradingView, Inc.'),
@@ -150,16 +173,33 @@ export class ChartPanel {
     void this.load();
   }
 
+  private setAdjustment(adj: Adjustment): void {
+    if (adj === this.adjustment) return;
+    this.adjustment = adj;
+    try {
+      localStorage.setItem(ADJUSTMENT_KEY, adj);
+    } catch {
+      // Storage refused (a private window's quota): the choice holds for this page only.
+    }
+    void this.load();
+  }
+
   private async load(): Promise<void> {
     const pick = this.pick;
     if (!pick || !this.candles) return;
     const seq = ++this.loadSeq;
     const tf = this.tf;
     for (const [id, b] of this.buttons) b.setAttribute('aria-pressed', String(id === tf.id));
-    setText(this.title, `${pick.symbol} · ${tf.id}`);
+    const isStock = pick.cls === 'stocks';
+    // Only stocks have corporate actions; every other class is drawn raw and shows no switch.
+    const adjustment: Adjustment = isStock ? this.adjustment : 'raw';
+    this.adjustBar.hidden = !isStock;
+    for (const [adj, b] of this.adjustButtons) b.setAttribute('aria-pressed', String(adj === adjustment));
+    setText(this.title, `${pick.symbol} · ${tf.id}${isStock ? ` · ${ADJUSTMENT_LABELS[adjustment]}` : ''}`);
     this.host.dataset.state = 'loading';
     this.host.dataset.symbol = pick.symbol;
     this.host.dataset.timeframe = tf.id;
+    this.host.dataset.adjustment = adjustment;
     this.host.setAttribute('aria-label', `${pick.symbol} ${tf.id} candlestick chart`);
     setText(this.status, `Loading ${pick.symbol} ${tf.id} bars…`);
     this.release?.();
@@ -169,7 +209,9 @@ export class ChartPanel {
     const from = utcDate(now - (tf.days - 1) * DAY);
     const market = sessionMarket(pick.cls, pick.symbol);
     try {
-      const range = await this.api.range(pick.cls, { symbol: pick.symbol, multiplier: tf.multiplier, timespan: tf.timespan, from, to, limit: LIMIT, sort: 'desc' });
+      // Adjusted bars end at factor 1 (an action applies to the bars before its date), so the live
+      // ticks extend the bar in progress as they do raw bars.
+      const range = await this.api.range(pick.cls, { symbol: pick.symbol, multiplier: tf.multiplier, timespan: tf.timespan, from, to, limit: LIMIT, sort: 'desc', ...(adjustment !== 'raw' && { adjustment }) });
       if (seq !== this.loadSeq) return;
       const bars = range.results.filter(isFull).reverse();
       const firstT = bars[0]?.t ?? now;
@@ -188,11 +230,12 @@ export class ChartPanel {
       this.host.dataset.bars = String(this.bars.length);
       this.host.dataset.gaps = String(gaps.length);
       const gapSlots = gaps.reduce((n, g) => n + g.count, 0);
+      const adjusted = !isStock ? '' : adjustment === 'raw' ? ' · raw prices' : ` · adjusted for splits and dividends${range.adjustment_version ? ` (version ${range.adjustment_version})` : ''}`;
       setText(
         this.status,
         this.bars.length === 0
           ? `No ${tf.id} bars of ${pick.symbol} in ${from} to ${to}.`
-          : `${this.bars.length} bars from ${fmtDateTime(this.bars[0]!.t, this.timeZone)} (${this.timeZone}) · ${coverage ? (gaps.length === 0 ? 'no gaps' : `${gaps.length} gap${gaps.length > 1 ? 's' : ''} (${gapSlots} slot${gapSlots > 1 ? 's' : ''}) shaded`) : 'coverage not available'}${market && sessions ? ` · session opens of ${market}` : ''} · live`,
+          : `${this.bars.length} bars from ${fmtDateTime(this.bars[0]!.t, this.timeZone)} (${this.timeZone})${adjusted} · ${coverage ? (gaps.length === 0 ? 'no gaps' : `${gaps.length} gap${gaps.length > 1 ? 's' : ''} (${gapSlots} slot${gapSlots > 1 ? 's' : ''}) shaded`) : 'coverage not available'}${market && sessions ? ` · session opens of ${market}` : ''} · live`,
       );
       this.drawLegend(this.bars.at(-1));
       this.release = await this.live.watch(pick.cls, pick.symbol, HAS_TAPE.has(pick.cls) ? ['trades'] : ['quotes'], (t) => this.onTick(t));

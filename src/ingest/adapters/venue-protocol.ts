@@ -3,6 +3,7 @@
 // protocol; a venue's folder under adapters/ holds its protocol, its parsers and nothing else.
 import type { AssetClass } from '../../domain/asset-classes.ts';
 import type { FeedInstrument } from '../../domain/feed.ts';
+import type { ActionsSource } from './actions-source.ts';
 
 /** One thing a frame said. A frame may say several (a batch of trades). */
 export type VenueEvent =
@@ -85,12 +86,16 @@ export interface VenueProtocol {
    * stateless fallback (a frame that needs earlier state yields what it alone says).
    */
   createParser?(): VenueParser;
+  /** A keyed stock upstream's corporate-actions REST API: fetched for its symbols (src/ingest/actions-sync.ts). */
+  corporateActions?: ActionsSource;
 }
 
 /** Per-feed settings from `--feeds FILE` (all optional; defaults come from the protocol). */
 export interface VenueFeedSettings {
   /** Replaces the protocol's default URL (a proxy, a local test venue). */
   url?: string;
+  /** Replaces the origin of the vendor's REST API, where corporate actions are fetched (a proxy, a local test server). */
+  restUrl?: string;
   /** The instruments to subscribe; default: the protocol's defaultInstruments. */
   instruments?: readonly FeedInstrument[];
   /** Credential values by variable name, read from the environment by the caller (never stored). */

@@ -37,8 +37,17 @@ export async function importCorporateActions(store: Store, kind: CorporateAction
   }
   const symbols = new Set([...splits.map((s) => s.symbol), ...dividends.map((d) => d.symbol)]);
   if ((opts.strict && badRows > 0) || symbols.size === 0) return { rows, badRows, symbols: symbols.size, written: null };
-  const written = store.corporateActions.put(splits, dividends);
-  // For an ingest node to publish to its edges (store/history-changes.ts): each symbol's actions as stored.
-  if (written.added + written.replaced > 0) await store.historyChanges.note({ kind: 'actions', symbols: [...symbols] });
+  const written = await writeCorporateActions(store, splits, dividends);
   return { rows, badRows, symbols: symbols.size, written };
+}
+
+/**
+ * Stores checked actions in one transaction (the same symbol, kind and date replaces) and, when
+ * something changed, notes their symbols for an ingest node to publish to its edges
+ * (store/history-changes.ts). The import and the upstream feeds (ingest/actions-sync.ts) write here.
+ */
+export async function writeCorporateActions(store: Store, splits: readonly Split[], dividends: readonly Dividend[]): Promise<ActionsWriteSummary> {
+  const written = store.corporateActions.put(splits, dividends);
+  if (written.added + written.replaced > 0) await store.historyChanges.note({ kind: 'actions', symbols: [...new Set([...splits.map((s) => s.symbol), ...dividends.map((d) => d.symbol)])] });
+  return written;
 }

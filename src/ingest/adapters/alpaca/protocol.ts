@@ -3,6 +3,8 @@
 // connection per endpoint: mds holds it and fans it out.
 import type { FeedInstrument } from '../../../domain/feed.ts';
 import { pairInstruments, splitPair, usStockInstruments, usTickerOf } from '../upstream-instruments.ts';
+import { ALPACA_ACTIONS } from './actions.ts';
+import type { ActionsSource } from '../actions-source.ts';
 import type { VenueProtocol } from '../venue-protocol.ts';
 import { parseAlpacaFrame } from './parse.ts';
 
@@ -11,7 +13,7 @@ export const ALPACA_KEY_VARIABLES = ['APCA_API_KEY_ID', 'APCA_API_SECRET_KEY'] a
 /** The IEX plan allows 30 trade and quote channels: the default stays within it. */
 const IEX_DEFAULT_SYMBOLS = 30;
 
-function alpacaProtocol(p: { id: string; description: string; assetClass: 'stocks' | 'crypto'; url: string; instruments: () => FeedInstrument[]; venueSymbolOf: (s: string) => string | null }): VenueProtocol {
+function alpacaProtocol(p: { id: string; description: string; assetClass: 'stocks' | 'crypto'; url: string; instruments: () => FeedInstrument[]; venueSymbolOf: (s: string) => string | null; actions?: ActionsSource }): VenueProtocol {
   let defaults: FeedInstrument[] | null = null;
   return {
     id: p.id,
@@ -29,6 +31,7 @@ function alpacaProtocol(p: { id: string; description: string; assetClass: 'stock
     authFrames: (credentials) => [JSON.stringify({ action: 'auth', key: credentials.APCA_API_KEY_ID ?? '', secret: credentials.APCA_API_SECRET_KEY ?? '' })],
     subscribeFrames: (venueSymbols) => [JSON.stringify({ action: 'subscribe', quotes: venueSymbols, trades: venueSymbols })],
     parse: parseAlpacaFrame,
+    ...(p.actions && { corporateActions: p.actions }),
   };
 }
 
@@ -39,6 +42,7 @@ export const ALPACA_STOCKS = alpacaProtocol({
   url: 'wss://stream.data.alpaca.markets/v2/iex',
   instruments: () => usStockInstruments(IEX_DEFAULT_SYMBOLS),
   venueSymbolOf: usTickerOf,
+  actions: ALPACA_ACTIONS,
 });
 
 export const ALPACA_CRYPTO = alpacaProtocol({

@@ -2,6 +2,8 @@
 // by MASSIVE_API_KEY. One connection per cluster per account: mds holds it and fans it out.
 import type { FeedInstrument } from '../../../domain/feed.ts';
 import { pairInstruments, splitPair, usStockInstruments, usTickerOf } from '../upstream-instruments.ts';
+import { MASSIVE_ACTIONS } from './actions.ts';
+import type { ActionsSource } from '../actions-source.ts';
 import type { VenueProtocol } from '../venue-protocol.ts';
 import { parseMassiveFrame } from './parse.ts';
 
@@ -16,6 +18,8 @@ interface Cluster {
   channels: readonly string[];
   instruments: () => FeedInstrument[];
   venueSymbolOf: (symbol: string) => string | null;
+  /** Stocks only: splits and dividends from the reference API. */
+  actions?: ActionsSource;
 }
 
 function massiveProtocol(c: Cluster): VenueProtocol {
@@ -38,6 +42,7 @@ function massiveProtocol(c: Cluster): VenueProtocol {
     authFrames: (credentials) => [JSON.stringify({ action: 'auth', params: credentials[MASSIVE_KEY_VARIABLE] ?? '' })],
     subscribeFrames: (venueSymbols) => [JSON.stringify({ action: 'subscribe', params: c.channels.flatMap((ch) => venueSymbols.map((s) => `${ch}.${s}`)).join(',') })],
     parse: parseMassiveFrame,
+    ...(c.actions && { corporateActions: c.actions }),
   };
 }
 
@@ -49,6 +54,7 @@ export const MASSIVE_STOCKS = massiveProtocol({
   channels: ['Q', 'T'],
   instruments: () => usStockInstruments(),
   venueSymbolOf: usTickerOf,
+  actions: MASSIVE_ACTIONS,
 });
 
 export const MASSIVE_CRYPTO = massiveProtocol({
