@@ -10,6 +10,7 @@ import { Alpaca, capabilities } from '@alpacahq/alpaca-trade-api';
 import Alpaca3 from 'alpaca-trade-api-3';
 import { DefaultApi as MassiveApi, restClient as massiveClient } from '@massive.com/client-js';
 import { DefaultApi as PolygonApi, restClient as polygonClient } from '@polygon.io/client-js';
+import { until } from '../support/cli.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 import { massiveFamily, renderMatrix, WHY, withMatrix, type Call, type Section } from './call-matrix.ts';
 
@@ -23,9 +24,12 @@ const [FROM, TO, DAY] = ['2026-03-02', '2026-03-04', '2026-03-03'];
 const TICKS_FROM = WEDNESDAY_US_OPEN;
 
 let server: TestServer;
+/** The tick lines the calls read: each has live ticks before the calls run. */
+const TICK_LINES = ['/crypto/trades/BTCUSD', '/crypto/trades/ETHUSD', '/crypto/quotes/BTCUSD', '/forex/quotes/EURUSD', '/stocks/trades/US:AAPL', '/stocks/trades/US:MSFT', '/stocks/quotes/US:AAPL'];
 beforeAll(async () => {
   server = await startServer();
-});
+  for (const line of TICK_LINES) await until(async () => ((await server.json(line)).body.results?.length ?? 0) > 0, `live ticks on ${line}`);
+}, 120_000);
 afterAll(() => server.stop());
 
 const run = (f: () => Promise<unknown>): Call => ({ run: f });
