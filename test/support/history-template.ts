@@ -52,6 +52,8 @@ export function historyTemplate(config: ServeConfig): Promise<string> {
   const settings = { seed: config.seed, historyDays: config.historyDays, historyYears: config.historyYears, clockStartMs: config.clockStartMs, ringCapacity: config.ringCapacity };
   const key = createHash('sha256').update(codeHash()).update(JSON.stringify(settings)).digest('hex').slice(0, 24);
   let made = inProcess.get(key);
+  // Made by this process but since removed (a cleanup of the temp dir): made again.
+  if (made !== undefined && Bun.peek.status(made) === 'fulfilled' && !existsSync(join(Bun.peek(made) as string, 'mds.mdb'))) made = undefined;
   if (made === undefined) {
     made = makeTemplate(key, config);
     inProcess.set(key, made);
