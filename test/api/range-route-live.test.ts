@@ -11,13 +11,14 @@ type Bar = { o: number; h: number; l: number; c: number; v: number | null; t: nu
 type RangeBody = { symbol: string; results_count: number; total_count: number; results: Bar[]; next_offset: number | null };
 const MIN = 60_000;
 // Today's minutes (some 930 bars): all written before the port opens, so the background history
-// build, which only adds older days, never changes this window while the test reads it. The test
-// does not wait for that build: the minute that ends 4 s after the start is the one it watches.
+// build, which only adds older days, never changes this window while the test reads it. The server
+// starts from a copy of the whole history: the minute that ends 4 s after the start is the one it watches.
 const WINDOW = '/crypto/agg/BTCUSD/1/minute/2026-03-04/2026-03-04';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ args: ['--history-days', '2', '--clock-start', '2026-03-04T15:30:56Z'], waitForHistory: false });
+  // From a history template: no background build competes with the reads that must finish inside the minute.
+  server = await startServer({ args: ['--history-days', '2', '--clock-start', '2026-03-04T15:30:56Z'], template: true });
 });
 afterAll(() => server.stop());
 

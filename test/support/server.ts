@@ -44,7 +44,8 @@ export interface ServerOptions {
   /**
    * false: an empty data dir makes its own history, as a user's first start does. By default a
    * simulator server on an empty data dir starts from a copy of the same history made once
-   * (history-template.ts): the same bars, some 2 s of CPU less per server.
+   * (history-template.ts): the same bars, some 2 s of CPU less per server. The default is false
+   * with `waitForHistory: false` (a test of the first start); true overrides it.
    */
   template?: boolean;
 }
@@ -77,7 +78,7 @@ function client(base: string, key: string) {
 export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
   const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...(opts.defaults === false ? [] : DEFAULT_ARGS), ...(opts.args ?? [])], {}) as ServeConfig;
-  if (opts.template !== false && opts.waitForHistory !== false && opts.feeds === undefined && templateFits(config) && isEmptyDir(dataDir)) copyTemplate(await historyTemplate(config), dataDir);
+  if ((opts.template ?? opts.waitForHistory !== false) && opts.feeds === undefined && templateFits(config) && isEmptyDir(dataDir)) copyTemplate(await historyTemplate(config), dataDir);
   const logs: string[] = [];
   const running: RunningServer = await serve(config, (line) => logs.push(line), { feeds: opts.feeds });
   const base = `http://127.0.0.1:${running.port}`;
