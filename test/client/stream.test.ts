@@ -101,7 +101,7 @@ describe('stream client', () => {
   }, 180_000);
 
   test('conflate (the default of MdsClient.stream()): a backed-up client gets a conflated event and each line\'s newest quote, with no gap and no reconnect', async () => {
-    await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'], waitForHistory: false });
+    await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'] });
     await using proxy = await startProxy(server.port);
     const rest = new MdsClient({ baseUrl: server.base, apiKey: server.key });
     const crypto = (await rest.listCryptoSymbols()).data.map((s) => s.symbol);

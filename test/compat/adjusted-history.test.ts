@@ -23,7 +23,7 @@ function file(name: string, text: string): string {
 }
 
 beforeAll(async () => {
-  server = await startServer({ waitForHistory: false });
+  server = await startServer();
   for (let t = Date.UTC(2020, 7, 3), i = 0; t <= Date.UTC(2020, 8, 4); t += 86_400_000, i++) {
     const wd = new Date(t).getUTCDay();
     if (wd === 0 || wd === 6) continue;
