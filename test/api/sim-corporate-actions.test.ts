@@ -86,3 +86,28 @@ describe('the simulator makes splits and dividends', () => {
     expect(Math.abs(gap)).toBeLessThan(0.02);
   });
 });
+
+describe('fundamentals say their share counts are not split-adjusted', () => {
+  test("US:WMT's counts are in the shares of as_of: after its split, so they fit post-split prices only", async () => {
+    const item = (await server.json('/fundamentals/stocks/US:WMT')).body;
+    expect(item.as_of).toBe('2026-03-04');
+    const raw = await bars('/stocks/agg/US:WMT/1/day/2026-02-24/2026-03-03');
+    const before = raw.find((b) => dateOf(b) === '2026-02-24')!.c;
+    const last = raw.at(-1)!.c;
+    // market_cap is currency: the count times a price of as_of's shares gives it, a pre-split price four times it.
+    expect(item.shares_total * last / item.market_cap).toBeGreaterThan(0.9);
+    expect(item.shares_total * last / item.market_cap).toBeLessThan(1.1);
+    expect(item.shares_total * before / item.market_cap).toBeGreaterThan(3.6);
+  });
+
+  test('the OpenAPI document says it on every field counted in shares', async () => {
+    const { body } = await server.json('/openapi.json');
+    const fields = body.components.schemas.FundamentalsItem.properties;
+    for (const name of ['shares_total', 'free_float', 'shares_listed_est', 'free_float_est', 'short_interest', 'adv_10d', 'adv_90d']) {
+      expect([name, fields[name].description]).toEqual([name, expect.stringContaining('in the shares of `as_of`')]);
+      expect(fields[name].description).toContain('not split-adjusted');
+    }
+    for (const name of ['market_cap', 'float_ratio', 'short_float_ratio', 'days_to_cover']) expect([name, fields[name].description]).toEqual([name, undefined]);
+    expect(fields.as_of.description).toContain('the share counts are in the shares of this date');
+  });
+});
