@@ -594,19 +594,27 @@ export interface FundamentalsItem {
   security_type?: string;
   employees?: number;
   market_cap?: number;
+  /** total shares outstanding; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   shares_total?: number;
+  /** shares available for public trading; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   free_float?: number;
   float_ratio?: number;
+  /** ESTIMATE of the listing-level share count (market cap ÷ live price); in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   shares_listed_est?: number;
+  /** ESTIMATE of the listing-level float; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   free_float_est?: number;
+  /** shares sold short; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   short_interest?: number;
   short_float_ratio?: number;
   days_to_cover?: number;
   insider_ownership?: number;
   institutional_ownership?: number;
+  /** average daily share volume over 10 sessions; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   adv_10d?: number;
+  /** average daily share volume over 90 sessions; in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from */
   adv_90d?: number;
   beta?: number;
+  /** vintage of the share-structure figures (YYYY-MM-DD); the share counts are in the shares of this date */
   as_of?: string;
 }
 

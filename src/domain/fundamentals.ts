@@ -14,6 +14,16 @@ export function isFundamentalsMarket(market: string): market is FundamentalsMark
 const Count = T.Integer({ minimum: 0 });
 const Fraction = T.Number({ minimum: 0, maximum: 1 });
 
+/**
+ * The one rule for every figure counted in shares: point-in-time, as reported for `as_of` in the
+ * shares of that date, and never split-adjusted by mds (a stored item is served as written). The
+ * spec fixes the item's fields, so the rule is said in the schema's descriptions (the OpenAPI
+ * document and the typed client) and in docs/fundamentals.md rather than in a field of its own.
+ */
+export const SHARE_BASIS_RULE = 'in the shares of `as_of` (the date the figures are for); not split-adjusted: after a split dated later (/stocks/splits/{symbol}) multiply by split_to ÷ split_from';
+/** A count of shares, with the rule above. */
+const Shares = (what: string) => T.Integer({ minimum: 0, description: `${what}; ${SHARE_BASIS_RULE}` });
+
 /** Identity fields are always present; every other field is left out (never null) when unknown. */
 export const FundamentalsItemSchema = T.Object(
   {
@@ -30,20 +40,20 @@ export const FundamentalsItemSchema = T.Object(
     security_type: T.Optional(T.String()),
     employees: T.Optional(Count),
     market_cap: T.Optional(T.Number({ exclusiveMinimum: 0 })),
-    shares_total: T.Optional(Count),
-    free_float: T.Optional(Count),
+    shares_total: T.Optional(Shares('total shares outstanding')),
+    free_float: T.Optional(Shares('shares available for public trading')),
     float_ratio: T.Optional(Fraction),
-    shares_listed_est: T.Optional(Count),
-    free_float_est: T.Optional(Count),
-    short_interest: T.Optional(Count),
+    shares_listed_est: T.Optional(Shares('ESTIMATE of the listing-level share count (market cap ÷ live price)')),
+    free_float_est: T.Optional(Shares('ESTIMATE of the listing-level float')),
+    short_interest: T.Optional(Shares('shares sold short')),
     short_float_ratio: T.Optional(Fraction),
     days_to_cover: T.Optional(T.Number({ minimum: 0 })),
     insider_ownership: T.Optional(Fraction),
     institutional_ownership: T.Optional(Fraction),
-    adv_10d: T.Optional(Count),
-    adv_90d: T.Optional(Count),
+    adv_10d: T.Optional(Shares('average daily share volume over 10 sessions')),
+    adv_90d: T.Optional(Shares('average daily share volume over 90 sessions')),
     beta: T.Optional(T.Number()),
-    as_of: T.Optional(T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })),
+    as_of: T.Optional(T.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'vintage of the share-structure figures (YYYY-MM-DD); the share counts are in the shares of this date' })),
   },
   { $id: 'FundamentalsItem', additionalProperties: false },
 );

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock.ts';
 import type { Store } from '../../store/index.ts';
 import { ALL_INSTRUMENTS } from '../reference/catalog.ts';
 import { RAW_SUFFIX } from '../pipeline.ts';
+import { ActionPrices, SIM_ACTIONS_META, storedSimActions, writeSimActions, type SimActionsRecord } from './corporate-actions.ts';
 import { extendHistory } from './history.ts';
 import { historySteps } from './history-steps.ts';
 
@@ -39,6 +40,7 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
   const isFirst = request.isFirstStart;
   const plan = { minuteDays: opts.historyDays, years: opts.historyYears };
   log(isFirst ? `first start: making the recent history of ${instruments.length} instruments; ${opts.historyDays} days of 1-minute and ${opts.historyYears} years of daily history follow in the background, newest first` : 'resuming: filling the gap since the last run');
+  const actions = await simActionsFor(store, isFirst, endMs, instruments);
   let done = 0;
   let minutes = 0;
   // Where each series' gap starts (its minute then in progress included), for an ingest node to publish it.
@@ -47,7 +49,7 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
     for (const entry of historyEntries(store, spec)) {
       const last = store.lastCompletedBarT(entry.id, '1m');
       if (!isFirst && last !== null) gapFrom.set(entry.id, last);
-      minutes += extendHistory(store, entry, spec, endMs, plan, opts.seed);
+      minutes += extendHistory(store, entry, spec, endMs, plan, opts.seed, ActionPrices.of(actions, entry.assetClass, entry.symbol));
     }
     done++;
     // Whole instruments per transaction: a kill leaves each one's recent history complete or absent.
@@ -87,6 +89,23 @@ export async function makeHistory(store: Store, request: BackfillRequest, clock:
   } else await store.historyChanges.note({ kind: 'bars', ranges: [...gapFrom].filter(([, fromMs]) => fromMs < coveredMs).map(([symId, fromMs]) => [symId, fromMs, coveredMs]) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   log(isFirst ? `recent history ready in ${seconds}s` : `gap filled (${minutes} minute bars) in ${seconds}s`);
+}
+
+/**
+ * The simulated corporate actions, written before any bar they restate. A first start dates them
+ * from its end and records that end first, so one killed midway and started again (a first start
+ * again) makes the same ones; a restart writes them again (changing nothing). A data dir made
+ * before the simulator had actions has none: its bars were made without them.
+ */
+async function simActionsFor(store: Store, isFirst: boolean, endMs: number, instruments: InstrumentSpecs) {
+  if (isFirst && store.getMeta(SIM_ACTIONS_META) === undefined) await store.putMeta(SIM_ACTIONS_META, { endMs } satisfies SimActionsRecord);
+  const actions = storedSimActions(store, stockSymbols(instruments));
+  if (actions !== null) await writeSimActions(store, actions);
+  return actions;
+}
+
+function stockSymbols(instruments: InstrumentSpecs): string[] {
+  return instruments.filter((s) => s.assetClass === 'stocks').map((s) => s.symbol);
 }
 
 /** The series the simulator's history covers for an instrument: its line and, for forex, the raw line. */

@@ -10,6 +10,7 @@ import type { Store } from '../../store/index.ts';
 import { ALL_INSTRUMENTS } from '../reference/catalog.ts';
 import { historyEntries } from './backfill.ts';
 import { ChunkCarry } from './chunk-carry.ts';
+import { ActionPrices, storedSimActions } from './corporate-actions.ts';
 import { headFromMs } from './history.ts';
 import { historySteps, periodsBelowHead, writeStep, type HistoryStep, type Period, type StepSink } from './history-steps.ts';
 
@@ -38,7 +39,9 @@ interface BuildSeries {
   entry: NonNullable<ReturnType<typeof historyEntries>[number]>;
   spec: InstrumentSpecs[number];
   periods: Period[];
+  /** Where the walk goes on (the walk's price, before any restatement for corporate actions). */
   anchor: number;
+  prices: ActionPrices | null;
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -147,7 +150,7 @@ export class HistoryBuild {
         return false;
       }
       const s = series[k]!;
-      s.anchor = writeStep(sink, s.entry, s.spec, s.periods, step, s.anchor, seed);
+      s.anchor = writeStep(sink, s.entry, s.spec, s.periods, step, s.anchor, seed, s.prices);
       if ((k + 1) % FLUSH_EVERY_SERIES === 0) await this.store.flush();
       // Between series: requests and live ticks go first.
       else await new Promise((resolve) => setImmediate(resolve));
@@ -159,21 +162,25 @@ export class HistoryBuild {
   /** The series of the build with their periods and where each one's walk goes on. */
   private seriesOf(record: HistoryBuildRecord, plan: { minuteDays: number; years: number }): BuildSeries[] {
     const out: BuildSeries[] = [];
+    const actions = storedSimActions(this.store, this.instruments.filter((s) => s.assetClass === 'stocks').map((s) => s.symbol));
     for (const spec of this.instruments) {
       const periods = periodsBelowHead(spec, record.endMs, plan);
       for (const entry of historyEntries(this.store, spec)) {
         const key = registryKeyOf(entry.assetClass, entry.symbol);
+        const prices = ActionPrices.of(actions, entry.assetClass, entry.symbol);
         // A build not begun yet walks on from the oldest minute of the head; one begun from where
         // it stopped. A series new since it began has its head only.
-        const anchor = record.anchors[key] ?? (record.stepsDone === 0 ? (this.oldestOpen(entry.id, headFromMs(spec, record.endMs), record.endMs) ?? spec.price) : null);
-        if (anchor !== null) out.push({ key, entry, spec, periods, anchor });
+        const anchor = record.anchors[key] ?? (record.stepsDone === 0 ? (this.oldestOpen(entry.id, headFromMs(spec, record.endMs), record.endMs, prices) ?? spec.price) : null);
+        if (anchor !== null) out.push({ key, entry, spec, periods, anchor, prices });
       }
     }
     return out;
   }
 
-  private oldestOpen(symId: number, fromMs: number, toMs: number): number | null {
+  /** The walk's open of the series' oldest minute in [fromMs, toMs), or null when there is none. */
+  private oldestOpen(symId: number, fromMs: number, toMs: number, prices: ActionPrices | null): number | null {
     const slice = this.store.barsInRange(symId, '1m', fromMs, toMs);
-    return slice.count > 0 ? slice.data[1]! : null;
+    if (slice.count === 0) return null;
+    return prices ? prices.toWalk(slice.data[1]!, slice.data[0]!) : slice.data[1]!;
   }
 }

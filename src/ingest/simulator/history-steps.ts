@@ -8,6 +8,7 @@ import { DAY_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '../../domain
 import { alignmentFor } from '../../market/bar-alignment.ts';
 import { BAR_FIELDS, writeBar, type Store } from '../../store/index.ts';
 import { barTimes, FINEST_SPAN_DAYS, headFromMs, LAST_SESSION_SEARCH_DAYS, synthesizeBars, writeHead, type HistoryPlan } from './history.ts';
+import type { ActionPrices } from './corporate-actions.ts';
 import { calendarOf } from './hours.ts';
 import { Rng, seedFor } from './random.ts';
 
@@ -76,10 +77,11 @@ export type StepSink = (symId: number, tf: Timeframe, bars: readonly Bar[]) => v
 
 /**
  * Makes the part of one step that falls in the series' periods: bars generated backwards from
- * `anchor` (the open of the oldest bar already built), each period's finest bars and their
- * roll-ups handed to `sink`. Returns the new anchor.
+ * `anchor` (the walk's open of the oldest bar already built), each period's finest bars and their
+ * roll-ups handed to `sink`, restated as raw prices when the stock has simulated corporate
+ * actions (rolled up from the raw bars, as the bar builder would). Returns the new anchor.
  */
-export function writeStep(sink: StepSink, entry: SymbolEntry, spec: InstrumentSpec, periods: readonly Period[], step: HistoryStep, anchor: number, seed: number): number {
+export function writeStep(sink: StepSink, entry: SymbolEntry, spec: InstrumentSpec, periods: readonly Period[], step: HistoryStep, anchor: number, seed: number, prices: ActionPrices | null = null): number {
   const calendar = calendarOf(spec);
   const align = alignmentFor(entry);
   const rng = new Rng(seedFor(seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}:${step.fromMs}`));
@@ -88,9 +90,10 @@ export function writeStep(sink: StepSink, entry: SymbolEntry, spec: InstrumentSp
     const lo = Math.max(from, step.fromMs);
     const hi = Math.min(to, step.toMs);
     if (lo >= hi) continue;
-    const bars = synthesizeBars(spec, barTimes(calendar, align, finest, lo, hi), TIMEFRAME_INFO[finest].durationMs, price, 'backward', rng);
-    if (bars.length === 0) continue;
-    price = bars[0]!.o;
+    const walk = synthesizeBars(spec, barTimes(calendar, align, finest, lo, hi), TIMEFRAME_INFO[finest].durationMs, price, 'backward', rng);
+    if (walk.length === 0) continue;
+    price = walk[0]!.o;
+    const bars = prices ? prices.toRaw(walk, spec.decimals) : walk;
     for (const tf of TIMEFRAMES) {
       if (TIMEFRAME_INFO[tf].durationMs < TIMEFRAME_INFO[finest].durationMs) continue;
       sink(entry.id, tf, tf === finest ? bars : rollUp(bars, (t) => align.barStart(t, tf)));
@@ -110,9 +113,9 @@ export function mergeBars(store: Store, symId: number, tf: Timeframe, bars: read
  * A series' whole history up to `endMs` in one go: its head, then every step of the background
  * build in turn (the same bars the build makes, for one series; tests and short histories).
  */
-export function backfillInstrument(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number): void {
-  let anchor = writeHead(store, entry, spec, endMs, seed);
+export function backfillInstrument(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number, prices: ActionPrices | null = null): void {
+  let anchor = writeHead(store, entry, spec, endMs, seed, prices);
   const periods = periodsBelowHead(spec, endMs, plan);
   const sink: StepSink = (symId, tf, bars) => mergeBars(store, symId, tf, bars);
-  for (const step of historySteps(endMs, plan)) anchor = writeStep(sink, entry, spec, periods, step, anchor, seed);
+  for (const step of historySteps(endMs, plan)) anchor = writeStep(sink, entry, spec, periods, step, anchor, seed, prices);
 }

@@ -11,6 +11,7 @@ import { DAY_MS, MINUTE_MS, TIMEFRAME_INFO, TIMEFRAMES, type Timeframe } from '.
 import { alignmentFor, type BarAlignment } from '../../market/bar-alignment.ts';
 import { sessionsBetween } from '../../market/index.ts';
 import type { Store } from '../../store/index.ts';
+import type { ActionPrices } from './corporate-actions.ts';
 import { calendarOf } from './hours.ts';
 import { expectedVolume, roundTo, sigmaOver, SIM_TRADES_PER_SECOND, stepPrice } from './price-model.ts';
 import { Rng, seedFor } from './random.ts';
@@ -171,14 +172,15 @@ export function headFromMs(spec: InstrumentSpec, endMs: number): number {
 /**
  * Writes a series' head, [headFromMs, endMs), as the bar builder would have: completed bars and
  * the bars left in progress at `endMs`, which the live bar builder resumes. Generated backwards
- * from the instrument's reference level; returns the open of the oldest minute (where the
- * background build walks on), or the reference level when the head has no minute.
+ * from the instrument's reference level; returns the walk's open of the oldest minute (where the
+ * background build walks on), or the reference level when the head has no minute. A stock with
+ * simulated corporate actions gets its walk restated as raw prices (corporate-actions.ts).
  */
-export function writeHead(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, seed: number): number {
+export function writeHead(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, seed: number, prices: ActionPrices | null = null): number {
   const times = barTimes(calendarOf(spec), alignmentFor(entry), '1m', headFromMs(spec, endMs), endMs);
   const rng = new Rng(seedFor(seed, `history:${registryKeyOf(entry.assetClass, entry.symbol)}`));
   const minutes = synthesizeBars(spec, times, MINUTE_MS, spec.price, 'backward', rng);
-  writeMinuteHistory(store, entry, minutes, endMs);
+  writeMinuteHistory(store, entry, prices ? prices.toRaw(minutes, spec.decimals) : minutes, endMs);
   return minutes[0]?.o ?? spec.price;
 }
 
@@ -206,11 +208,12 @@ export function fillGap(store: Store, entry: SymbolEntry, spec: InstrumentSpec, 
  * left: a series without minutes gets its head (a first start, one killed before it reached this
  * series, or a series new to the catalog); one with minutes is continued from its last minute,
  * never made again (that would append minutes generated for another end). Returns the 1-minute
- * bars a fill added (0 for a head).
+ * bars a fill added (0 for a head). A fill walks on from the last raw close unrestated: the
+ * simulated actions all lie before the first start's end.
  */
-export function extendHistory(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number): number {
+export function extendHistory(store: Store, entry: SymbolEntry, spec: InstrumentSpec, endMs: number, plan: HistoryPlan, seed: number, prices: ActionPrices | null = null): number {
   if (lastStoredMinute(store, entry) === null) {
-    writeHead(store, entry, spec, endMs, seed);
+    writeHead(store, entry, spec, endMs, seed, prices);
     return 0;
   }
   // Seeded by the end too: each fill walks on its own path, not the one the last fill took.
