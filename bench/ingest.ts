@@ -1,7 +1,10 @@
 // Hot path: ingest. Venue ticks through the whole pipeline (consolidator per symbol → latest state
 // and ticks ring → bars → listeners) into a Store on a temp dir with durable LMDB commits, timed
 // until the final flush is durable. In-process harness, run as a child pinned to the server core.
-// Target (issue 6): ≥ 1,000,000 ticks/s durable.
+// Each round first runs the ceiling (lib/ingest-ceiling.ts: the same tick stream written as the same
+// records in the same 20 ms durable transactions by a bare lmdb-js loop on the same disk), then ours.
+// Target (issue 33): a ratio to that ceiling, which moves far less from host to host than ticks/s;
+// issue 6's absolute ≥ 1,000,000 ticks/s is still printed in the notes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,15 +18,19 @@ import { quoteAround, sigmaOver, stepPrice, tradeSize, type VenueBook } from '..
 import { Rng, seedFor } from '../src/ingest/simulator/random.ts';
 import { VENUES_PER_CLASS } from '../src/ingest/simulator/simulator.ts';
 import { Store } from '../src/store/index.ts';
+import type { IngestCeilingResult } from './lib/ingest-ceiling.ts';
 import { BUN, SERVER_CORE, spawnPinned, withTimeout } from './lib/proc.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import { ALL_OPEN_CLOCK } from './lib/server.ts';
 
-const TARGET_TICKS_PER_S = 1_000_000;
+/** Issue 6's absolute target, now a note: it holds on one host and not on another of the same kind. */
+const ABSOLUTE_TICKS_PER_S = 1_000_000;
+/** The target: ingest ÷ the bare lmdb-js ceiling of the same run (see bench/README.md for how it was set). */
+const TARGET_RATIO = 0.14;
 const DEFAULT_TICKS = 1_000_000;
 const WARMUP_TICKS = 100_000;
-/** Fresh runs (new process, new store); the best is reported, since a shared machine only ever slows a run down. */
-const ROUNDS = 2;
+/** Rounds of ceiling then ours, each a fresh process and store; the round with the median ratio is reported. */
+const ROUNDS = 3;
 /** Ticks fed between yields to the event loop, so the store's 20 ms flush timer runs as in the server. */
 const BATCH = 4096;
 /** Prebuilt books per venue, cycled: building them is not what is measured. */
@@ -135,53 +142,69 @@ export async function runIngestHarness(ticks: number, maxSeconds: number): Promi
   }
 }
 
-/** Runs the harness in a child process pinned to the server core; returns its result. */
-async function runChild(ticks: number, maxSeconds: number): Promise<IngestResult> {
-  const child = spawnPinned(SERVER_CORE, [BUN, import.meta.path, '--child', String(ticks), String(maxSeconds)]);
+/** Runs `args` in a child process pinned to the server core; returns the JSON after `marker`. */
+async function runChild<T>(args: string[], marker: string, maxSeconds: number, what: string): Promise<T> {
+  const child = spawnPinned(SERVER_CORE, [BUN, ...args]);
   let code: number | null;
   try {
-    code = await withTimeout(child.proc.exited, (maxSeconds * 3 + 60) * 1000, 'ingest harness');
+    code = await withTimeout(child.proc.exited, (maxSeconds * 3 + 60) * 1000, what);
   } catch (err) {
     await child.stop(2000);
     throw err;
   }
   await child.stdout.done;
-  const m = child.stdout.text().match(/^INGEST_RESULT (.*)$/m);
-  if (code !== 0 || !m) throw new Error(`ingest harness failed (exit ${code}):\n${child.stderr.text()}\n${child.stdout.text()}`);
-  return JSON.parse(m[1]!) as IngestResult;
+  const m = child.stdout.text().match(new RegExp(`^${marker} (.*)$`, 'm'));
+  if (code !== 0 || !m) throw new Error(`${what} failed (exit ${code}):\n${child.stderr.text()}\n${child.stdout.text()}`);
+  return JSON.parse(m[1]!) as T;
 }
 
+const runHarness = (ticks: number, maxSeconds: number) => runChild<IngestResult>([import.meta.path, '--child', String(ticks), String(maxSeconds)], 'INGEST_RESULT', maxSeconds, 'ingest harness');
+const runCeiling = (ticks: number, maxSeconds: number) =>
+  runChild<IngestCeilingResult>([join(import.meta.dir, 'lib', 'ingest-ceiling.ts'), String(ticks), String(maxSeconds), String(WARMUP_TICKS)], 'INGEST_CEILING_RESULT', maxSeconds, 'ingest ceiling');
+
 export async function benchIngest(ctx: BenchContext, ticks = DEFAULT_TICKS): Promise<Row[]> {
-  ctx.log(`ingest: ${ticks.toLocaleString('en-US')} venue ticks through the pipeline into LMDB, best of ${ROUNDS} fresh runs (each at most ${ctx.durationS} s)`);
+  ctx.log(`ingest: ${ticks.toLocaleString('en-US')} venue ticks through the pipeline into LMDB, ${ROUNDS} rounds of the bare lmdb-js ceiling then ours (fresh runs, each at most ${ctx.durationS} s), the median ratio reported`);
   const rounds: IngestResult[] = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push(await runChild(ticks, ctx.durationS));
-  const r = rounds.reduce((best, x) => (x.ticksPerS > best.ticksPerS ? x : best));
+  const ceilings: IngestCeilingResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    ceilings.push(await runCeiling(ticks, ctx.durationS));
+    rounds.push(await runHarness(ticks, ctx.durationS));
+  }
+  // Each round's ratio pairs runs next to each other in time, so load that drifts over the bench
+  // moves both; the round with the median ratio is reported (the ceiling's short runs would win a best-of).
+  const ratios = rounds.map((x, i) => x.ticksPerS / ceilings[i]!.ticksPerS);
+  const median = [...ratios.keys()].sort((a, b) => ratios[a]! - ratios[b]!)[(ratios.length - 1) >> 1]!;
+  const r = rounds[median]!;
+  const c = ceilings[median]!;
+  const ratio = ratios[median]!;
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const notes = [
     `${fmt(r.ticks)} ticks over ${r.symbols} symbols in ${r.seconds.toFixed(2)} s, final flush ${r.finalFlushMs.toFixed(0)} ms; ${fmt(r.consolidated)} consolidated ticks stored; harness alone ${r.generatorNsPerTick.toFixed(0)} ns/tick`,
-    `rounds: ${rounds.map((x) => `${fmt(x.ticksPerS)}`).join(', ')} ticks/s (best reported)`,
+    `ceiling (bare lmdb-js, same records and 20 ms durable transactions): ${fmt(c.ticks)} ticks in ${c.seconds.toFixed(2)} s, ${c.transactions} transactions, ${fmt(c.records)} records, ${c.megabytes.toFixed(0)} MB, final flush ${c.finalFlushMs.toFixed(0)} ms`,
+    `rounds (ceiling → ours): ${rounds.map((x, i) => `${fmt(ceilings[i]!.ticksPerS)} → ${fmt(x.ticksPerS)} (${(x.ticksPerS / ceilings[i]!.ticksPerS).toFixed(2)}×)`).join(', ')} ticks/s; the median round reported`,
+    `issue 6's absolute target ≥${fmt(ABSOLUTE_TICKS_PER_S)} ticks/s: ${r.ticksPerS >= ABSOLUTE_TICKS_PER_S ? 'met' : 'not met'} on this host`,
   ];
   if (r.timeCapped) notes.push(`stopped at the ${ctx.durationS} s cap before ${fmt(ticks)} ticks`);
   return [
     {
       id: 'ingest',
       bench: 'ingest',
-      label: 'ingest, durable LMDB',
+      label: 'ingest, durable LMDB (vs bare lmdb-js puts)',
       unit: 'ticks/s',
-      ceiling: null,
+      ceiling: c.ticksPerS,
       ceilingP50Ms: null,
       ceilingP99Ms: null,
       value: r.ticksPerS,
       p50Ms: null,
       p99Ms: null,
       mbPerS: null,
-      ratio: null,
-      target: `≥${TARGET_TICKS_PER_S.toLocaleString('en-US')} ticks/s`,
-      pass: r.ticksPerS >= TARGET_TICKS_PER_S,
-      checkOn: 'value',
+      ratio,
+      target: `≥${TARGET_RATIO.toFixed(2)}× ceiling`,
+      pass: ratio >= TARGET_RATIO,
+      checkOn: 'ratio',
       problems: [],
       notes,
-      details: { ...r, rounds },
+      details: { ...r, rounds, ceiling: c, ceilings },
     },
   ];
 }

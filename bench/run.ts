@@ -2,13 +2,14 @@
 // the hot-path benches (ceiling first, then ours, then the ratio), prints a table against the
 // targets of issue 6, writes JSON and compares with bench/baseline.json. Stops all it started.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchFanout, DEFAULT_FANOUT, type FanoutOptions } from './fanout.ts';
 import { benchFanoutConflate } from './fanout-conflate.ts';
 import { benchFirstRun } from './first-run.ts';
 import { benchIngest } from './ingest.ts';
+import { quoteVsFloorRow } from './lib/floor-row.ts';
+import { describeHost, measureHost, type HostFacts } from './lib/host.ts';
 import { installCleanup, killEverything, REPO_ROOT } from './lib/proc.ts';
 import { BENCHES, checkedValue, type BenchContext, type BenchName, type Row } from './lib/report.ts';
 import { ALL_OPEN_CLOCK, startMds, type MdsServer } from './lib/server.ts';
@@ -149,6 +150,8 @@ interface Report {
   version: 1;
   started_at: string;
   machine: { cpus: number; model: string; platform: string; bun: string };
+  /** What the numbers depend on, measured at the start of the run (lib/host.ts). */
+  host: HostFacts;
   options: { duration_s: number; warmup_s: number; only: BenchName[]; fanout: FanoutOptions };
   rows: Row[];
   errors: string[];
@@ -190,6 +193,9 @@ async function main(): Promise<number> {
   const started = performance.now();
   const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
   const ctx: BenchContext = { durationS: opts.durationS, warmupS: opts.warmupS, log };
+  // Before anything else starts, so the load average and the fsync probe are the host's alone.
+  const host = measureHost();
+  for (const line of describeHost(host)) log(line);
   const rows: Row[] = [];
   const errors: string[] = [];
   const attempt = async (name: string, run: () => Promise<Row[]>) => {
@@ -231,11 +237,14 @@ async function main(): Promise<number> {
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
   if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
 
+  const vsFloor = quoteVsFloorRow(rows);
+  if (vsFloor) rows.push(vsFloor);
   rows.sort((a, b) => BENCHES.indexOf(a.bench) - BENCHES.indexOf(b.bench));
   const report: Report = {
     version: 1,
     started_at: new Date(Date.now() - (performance.now() - started)).toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? '?', platform: `${process.platform} ${process.arch}`, bun: Bun.version },
+    machine: { cpus: host.cores, model: host.cpuModel, platform: host.platform, bun: host.bun },
+    host,
     options: { duration_s: opts.durationS, warmup_s: opts.warmupS, only: opts.only, fanout: opts.fanout },
     rows,
     errors,
@@ -248,6 +257,7 @@ async function main(): Promise<number> {
   }
   if (rows.some((r) => r.problems.length > 0)) out.push('MISS* = the measurement had problems (listed above); its number is suspect.');
   for (const e of errors) out.push(`ERROR: ${e}`);
+  out.push(...describeHost(host));
   out.push(`total ${((performance.now() - started) / 1000).toFixed(0)} s, ${report.machine.cpus} cores (${report.machine.model}), bun ${Bun.version}; server on core 0, load on core 1`);
   process.stdout.write(out.join('\n') + '\n');
 
