@@ -24,11 +24,14 @@ const [FROM, TO, DAY] = ['2026-03-02', '2026-03-04', '2026-03-03'];
 const TICKS_FROM = WEDNESDAY_US_OPEN;
 
 let server: TestServer;
-/** The tick lines the calls read: each has live ticks before the calls run. */
+/**
+ * The tick lines the calls read: each has live ticks since TICKS_FROM (the window of the calls)
+ * before they run. The history's head leaves one tick just before the clock's start, so any tick is not enough.
+ */
 const TICK_LINES = ['/crypto/trades/BTCUSD', '/crypto/trades/ETHUSD', '/crypto/quotes/BTCUSD', '/forex/quotes/EURUSD', '/stocks/trades/US:AAPL', '/stocks/trades/US:MSFT', '/stocks/quotes/US:AAPL'];
 beforeAll(async () => {
   server = await startServer();
-  for (const line of TICK_LINES) await until(async () => ((await server.json(line)).body.results?.length ?? 0) > 0, `live ticks on ${line}`);
+  for (const line of TICK_LINES) await until(async () => ((await server.json(`${line}?from=${Date.parse(TICKS_FROM)}`)).body.results?.length ?? 0) > 0, `live ticks on ${line}`);
 }, 120_000);
 afterAll(() => server.stop());
 
