@@ -108,7 +108,9 @@ export async function adoptBootstrap(store: Store, boot: EdgeBootstrap): Promise
     await store.putMeta(PARTIAL_META, boot.partialReason);
     return;
   }
-  await setEdgeResumePoint(store, info.streamSeq, 0);
+  // The ingest node's clock offset comes with its first sweep: until then the edge's clock is not
+  // its own (a shifted or replayed ingest clock is far from the machine's), so none is recorded.
+  await setEdgeResumePoint(store, info.streamSeq, null);
   await store.deleteMeta('devKey');
   const status: SnapshotStatus = { streamSeq: info.streamSeq, takenMs: info.takenMs, bytes: info.bytes, seconds: 0 };
   await store.putMeta(BOOTSTRAP_META, status);

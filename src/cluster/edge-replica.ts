@@ -23,7 +23,7 @@ const CONSUMER_INACTIVE_MS = 30_000;
 const RETRY_MS = 500;
 
 /** Sets where an edge's store resumes the stream: the last stream sequence its data includes (a snapshot bootstrap); durable on return. */
-export async function setEdgeResumePoint(store: Store, streamSeq: number, clockOffsetMs = store.replicaPosition()?.clockOffsetMs ?? 0): Promise<void> {
+export async function setEdgeResumePoint(store: Store, streamSeq: number, clockOffsetMs: number | null = store.replicaPosition()?.clockOffsetMs ?? null): Promise<void> {
   if (!Number.isInteger(streamSeq) || streamSeq < 0) throw new Error(`a stream sequence is a whole number from 0, got ${streamSeq}`);
   store.setReplicaPosition({ streamSeq, clockOffsetMs });
   await store.flush();
@@ -40,9 +40,11 @@ export class EdgeReplica {
   private generation = 0;
   private messages: ConsumerMessages | null = null;
   private isStopped = false;
-  private markClockSynced: () => void = () => {};
+  private resolveClockSynced: () => void = () => {};
+  /** Whether the clock follows the ingest node's (a stored offset, or a sweep seen): only then is the offset stored. */
+  private isClockKnown = false;
   /** Resolves once the edge's clock is its ingest node's: from the stored position, or the first sweep. */
-  readonly clockSynced = new Promise<void>((resolve) => (this.markClockSynced = resolve));
+  readonly clockSynced = new Promise<void>((resolve) => (this.resolveClockSynced = resolve));
 
   constructor(
     private readonly link: NatsLink,
@@ -54,14 +56,19 @@ export class EdgeReplica {
   ) {
     const saved = store.replicaPosition();
     this.streamSeq = saved?.streamSeq ?? 0;
-    if (saved !== null) {
-      clock.offsetMs = saved.clockOffsetMs;
-      this.markClockSynced();
-    }
+    // A store made from a snapshot has a position but no offset yet: its clock is not the ingest
+    // node's until the first sweep, and time-based work (retention) must not run on it before.
+    if (saved !== null && saved.clockOffsetMs !== null) this.followClock(saved.clockOffsetMs);
     this.applier = new StreamApplier(store, pipeline, log);
     link.onUp((nc) => void this.follow(nc));
     link.onDown(() => this.closeConsumer());
     log(this.streamSeq > 0 ? `edge: resuming the stream ${TICKS_STREAM} after sequence ${this.streamSeq}` : `edge: following the stream ${TICKS_STREAM} from its first message`);
+  }
+
+  private followClock(offsetMs: number): void {
+    this.clock.offsetMs = offsetMs;
+    this.isClockKnown = true;
+    this.resolveClockSynced();
   }
 
   status(): Omit<EdgeClusterStatus, 'bootstrap' | 'partialHistory'> {
@@ -144,14 +151,11 @@ export class EdgeReplica {
     this.applier.apply(m.subject, m.data);
     // The edge's clock follows the ingest node's, as its sweeps tell.
     const offsetMs = this.applier.clockOffsetMs;
-    if (offsetMs !== null) {
-      this.clock.offsetMs = offsetMs;
-      this.markClockSynced();
-    }
+    if (offsetMs !== null) this.followClock(offsetMs);
     this.streamSeq = seq;
     const info = m.info;
     this.lagMessages = info.pending;
     this.lastStoredMs = info.timestampNanos / 1_000_000;
-    this.store.setReplicaPosition({ streamSeq: seq, clockOffsetMs: this.clock.offsetMs });
+    this.store.setReplicaPosition({ streamSeq: seq, clockOffsetMs: this.isClockKnown ? this.clock.offsetMs : null });
   }
 }

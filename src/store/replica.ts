@@ -11,8 +11,11 @@ const QUEUE_ID = 'meta:replica';
 export interface ReplicaPosition {
   /** The last stream sequence whose message is applied (0: none). */
   streamSeq: number;
-  /** The ingest node's service clock minus its wall clock, as last seen (the edge's clock follows it). */
-  clockOffsetMs: number;
+  /**
+   * The ingest node's service clock minus its wall clock, as last seen (the edge's clock follows
+   * it); null until the edge has seen one (a store made from a snapshot, before the first sweep).
+   */
+  clockOffsetMs: number | null;
 }
 
 export class ReplicaPositionStore {
@@ -24,7 +27,7 @@ export class ReplicaPositionStore {
     private readonly queue: WriteQueue,
   ) {
     const saved = dbs.meta.get(KEY) as Partial<ReplicaPosition> | undefined;
-    this.position = saved === undefined ? null : { streamSeq: saved.streamSeq ?? 0, clockOffsetMs: saved.clockOffsetMs ?? 0 };
+    this.position = saved === undefined ? null : { streamSeq: saved.streamSeq ?? 0, clockOffsetMs: saved.clockOffsetMs === undefined ? 0 : saved.clockOffsetMs };
   }
 
   get(): ReplicaPosition | null {

@@ -4,10 +4,11 @@
 // whole minute on. Symbol ids differ between the stores on purpose: messages name symbols.
 import { describe, expect, test } from 'bun:test';
 import { pack, unpack } from 'msgpackr';
-import { ManualClock } from '../../src/clock.ts';
+import { ManualClock, OffsetClock } from '../../src/clock.ts';
 import { StreamApplier } from '../../src/cluster/stream-applier.ts';
 import { StreamWriter } from '../../src/cluster/stream-writer.ts';
-import { setEdgeResumePoint } from '../../src/cluster/edge-replica.ts';
+import { EdgeReplica, setEdgeResumePoint } from '../../src/cluster/edge-replica.ts';
+import { NatsLink } from '../../src/cluster/link.ts';
 import type { AssetClass } from '../../src/domain/asset-classes.ts';
 import { Pipeline } from '../../src/ingest/pipeline.ts';
 import { ALL_INSTRUMENTS } from '../../src/ingest/reference/catalog.ts';
@@ -232,6 +233,29 @@ describe('stream applier', () => {
     store = Store.open({ dataDir: dir.path });
     expect(store.replicaPosition()).toEqual({ streamSeq: 4242, clockOffsetMs: -5 });
     await expect(setEdgeResumePoint(store, -1)).rejects.toThrow('a stream sequence is a whole number');
+    await store.close();
+  });
+
+  // A snapshot's position carries no clock offset: an edge made from it keeps its own clock, and
+  // time-based work (retention, on the machine's clock a March history is older than any limit)
+  // waits for the first sweep. A stored offset is the ingest node's, followed at once.
+  test('an edge from a snapshot waits for a sweep before its clock counts; a stored offset counts at once', async () => {
+    using dir = tempDir();
+    const store = Store.open({ dataDir: dir.path });
+    // Never started: the replica only registers its listeners on it.
+    const link = new NatsLink({ nats: 'nats://127.0.0.1:1', natsCreds: null, natsTlsCa: null, natsTlsCert: null, natsTlsKey: null }, 'edge-test', () => {});
+    const pipeline = new Pipeline(store, new ManualClock(0), { log: () => {} });
+    await setEdgeResumePoint(store, 99, null);
+    expect(store.replicaPosition()).toEqual({ streamSeq: 99, clockOffsetMs: null });
+    const fromSnapshot = new OffsetClock(-1000);
+    const fresh = new EdgeReplica(link, store, fromSnapshot, pipeline, () => {}, 60_000);
+    expect(Bun.peek.status(fresh.clockSynced)).toBe('pending');
+    expect(fromSnapshot.offsetMs).toBe(-1000);
+    await setEdgeResumePoint(store, 120, -86_400_000);
+    const restarted = new OffsetClock(0);
+    const again = new EdgeReplica(link, store, restarted, pipeline, () => {}, 60_000);
+    await again.clockSynced;
+    expect(restarted.offsetMs).toBe(-86_400_000);
     await store.close();
   });
 });
