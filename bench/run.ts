@@ -8,7 +8,7 @@ import { benchFanout, DEFAULT_FANOUT, type FanoutOptions } from './fanout.ts';
 import { benchFanoutConflate } from './fanout-conflate.ts';
 import { benchFirstRun } from './first-run.ts';
 import { benchIngest } from './ingest.ts';
-import { quoteVsFloorRow } from './lib/floor-row.ts';
+import { FLOOR_ROUNDS, measureFloorRounds, quoteVsFloorRow } from './lib/floor-row.ts';
 import { describeHost, measureHost, type HostFacts } from './lib/host.ts';
 import { installCleanup, killEverything, REPO_ROOT } from './lib/proc.ts';
 import { BENCHES, checkedValue, type BenchContext, type BenchName, type Row } from './lib/report.ts';
@@ -30,6 +30,7 @@ Options:
   --duration S             seconds per measurement (default 10; quote classes other than crypto get half)
   --warmup S               seconds of load before each measurement (default 1)
   --json FILE              also write the results as JSON
+  --floor-rounds N         alternating rounds of quote-floor (default ${FLOOR_ROUNDS}), each half of --duration
   --metrics                run mds with metrics on (--metrics-port 0), to compare with a run without
   --check                  compare with the baseline; exit 1 if a checked number is >15% below it
   --baseline FILE          baseline for --check (default bench/baseline.json)
@@ -52,6 +53,8 @@ interface Options {
   check: boolean;
   /** mds runs with metrics on (the quote and range benches' server). */
   metrics: boolean;
+  /** Alternating floor/ours rounds of the quote-floor bench. */
+  floorRounds: number;
   baseline: string;
   fanout: FanoutOptions;
 }
@@ -75,6 +78,7 @@ function parseOptions(argv: string[]): Options {
         json: { type: 'string' },
         check: { type: 'boolean' },
         metrics: { type: 'boolean' },
+        'floor-rounds': { type: 'string' },
         baseline: { type: 'string' },
         'fanout-connections': { type: 'string' },
         'fanout-procs': { type: 'string' },
@@ -111,6 +115,7 @@ function parseOptions(argv: string[]): Options {
     json: values.json ?? null,
     check: values.check ?? false,
     metrics: values.metrics ?? false,
+    floorRounds: number(values['floor-rounds'], 'floor-rounds', FLOOR_ROUNDS, 1, 21),
     baseline: values.baseline ?? join(REPO_ROOT, 'bench', 'baseline.json'),
     fanout: { ...DEFAULT_FANOUT, connections, procs: number(values['fanout-procs'], 'fanout-procs', DEFAULT_FANOUT.procs, 1, 8), clock, channels, simRate: number(values['fanout-sim-rate'], 'fanout-sim-rate', DEFAULT_FANOUT.simRate, 0.1, 100) },
   };
@@ -210,7 +215,7 @@ async function main(): Promise<number> {
 
   // Ingest first: its durable commits must not queue behind the writeback of the history the HTTP server makes.
   if (opts.only.includes('ingest')) await attempt('ingest', () => benchIngest(ctx));
-  const http = opts.only.filter((b) => b === 'quote' || b === 'range');
+  const http = opts.only.filter((b) => b === 'quote' || b === 'quote-floor' || b === 'range');
   if (http.length > 0) {
     let server: MdsServer | null = null;
     try {
@@ -220,6 +225,13 @@ async function main(): Promise<number> {
       log(`mds ready on ${server.base} in ${server.startSeconds.toFixed(1)} s`);
       const s = server;
       if (opts.only.includes('quote')) await attempt('quote', () => benchQuote(ctx, s));
+      if (opts.only.includes('quote-floor')) {
+        await attempt('quote-floor', async () => {
+          const seconds = Math.max(3, Math.round(opts.durationS / 2));
+          ctx.log(`quote /crypto/quote/BTCUSD vs its contract floor: ${opts.floorRounds} alternating rounds, ${seconds} s each`);
+          return [quoteVsFloorRow(await measureFloorRounds(ctx, s, '/crypto/quote/BTCUSD', { seconds, connections: 64, rounds: opts.floorRounds }))];
+        });
+      }
       if (opts.only.includes('range')) await attempt('range', () => benchRange(ctx, s, Date.parse(ALL_OPEN_CLOCK)));
     } catch (err) {
       const message = `${http.join(' and ')}: ${err instanceof Error ? err.message : String(err)}`;
@@ -237,8 +249,6 @@ async function main(): Promise<number> {
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
   if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
 
-  const vsFloor = quoteVsFloorRow(rows);
-  if (vsFloor) rows.push(vsFloor);
   rows.sort((a, b) => BENCHES.indexOf(a.bench) - BENCHES.indexOf(b.bench));
   const report: Report = {
     version: 1,

@@ -28,11 +28,22 @@ export interface MdsOptions {
   startTimeoutMs?: number;
 }
 
+async function historyBuilt(port: number): Promise<void> {
+  for (;;) {
+    const body = (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { history?: { state?: string } };
+    if (body.history?.state !== 'building') return;
+    await Bun.sleep(250);
+  }
+}
+
 export async function startMds(opts: MdsOptions): Promise<MdsServer> {
   const dataDir = tempDir('mds-bench-');
   const started = performance.now();
   // A rate limit far above what a bench sends, so no request is refused as over quota (the limiter still runs).
-  const cmd = [BUN, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', BENCH_KEY, '--rate-limit', '1000000000', ...opts.args];
+  // MDS_BENCH_BUN_FLAGS: runtime flags for the server under test only, e.g. a CPU profile of it
+  // (`--cpu-prof --cpu-prof-md --cpu-prof-dir=DIR`, written when the bench stops it).
+  const bunFlags = (process.env.MDS_BENCH_BUN_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const cmd = [BUN, ...bunFlags, 'src/main.ts', 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', BENCH_KEY, '--rate-limit', '1000000000', ...opts.args];
   const child: Spawned = spawnPinned(SERVER_CORE, cmd);
   const logs = () => `${child.stdout.text()}\n${child.stderr.text()}`.trim();
   let port: number;
@@ -43,6 +54,9 @@ export async function startMds(opts: MdsOptions): Promise<MdsServer> {
     port = Number(m[1]);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     if (health.status !== 200) throw new Error(`mds /health answered ${health.status}`);
+    // A first start serves before the simulator's older history is built and builds it in the background, on
+    // the server's core; measuring before it is done would measure the build. Wait until /health says it is done.
+    await withTimeout(historyBuilt(port), opts.startTimeoutMs ?? 120_000, 'the background history build');
   } catch (err) {
     await child.stop(2000);
     removeDir(dataDir);
