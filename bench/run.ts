@@ -17,6 +17,7 @@ import { ensureWrk } from './lib/wrk.ts';
 import { benchQuote } from './quote.ts';
 import { benchRange } from './range.ts';
 import { benchReconnectFlood } from './reconnect-flood.ts';
+import { benchQuoteSteps } from './quote-steps.ts';
 import { benchVenueE2E } from './venue-e2e.ts';
 import { benchVenueFeed } from './venue-feed.ts';
 import { benchVenueParse } from './venue-parse.ts';
@@ -215,6 +216,7 @@ async function main(): Promise<number> {
 
   // Ingest first: its durable commits must not queue behind the writeback of the history the HTTP server makes.
   if (opts.only.includes('ingest')) await attempt('ingest', () => benchIngest(ctx));
+  if (opts.only.includes('quote-steps')) await attempt('quote-steps', () => benchQuoteSteps(ctx));
   const http = opts.only.filter((b) => b === 'quote' || b === 'quote-floor' || b === 'range');
   if (http.length > 0) {
     let server: MdsServer | null = null;

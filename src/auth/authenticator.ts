@@ -8,7 +8,7 @@ import type { Account, KeyRecord } from '../domain/account.ts';
 import { ADDONS, PLAN_CLASSES, type Plan } from '../domain/plans.ts';
 import { DAY_MS, MINUTE_MS } from '../domain/timeframes.ts';
 import type { Clock } from '../clock.ts';
-import { hashSecret, type Store } from '../store/index.ts';
+import { hashSecret, usageKey, type Store } from '../store/index.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
 import type { QuotaBackend } from './quota-backend.ts';
 
@@ -71,7 +71,8 @@ export class Authenticator {
   private readonly devHash: Buffer | null;
   private readonly devAccount: Account;
   private cache = new Map<string, AuthResult>();
-  private readonly minutes = new Map<string, { startMs: number; count: number }>();
+  /** Each key's windows and counts as of its last call (by account id): see KeyCounters. */
+  private readonly counters = new Map<string, KeyCounters>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private readonly listeners: (() => void)[] = [];
   /**
@@ -193,21 +194,50 @@ export class Authenticator {
   private standing(account: Account, counts: boolean): Charge {
     const leases = this.opts.quota;
     if (leases !== undefined && account.id !== DEV_KEY_ID) return this.leasedStanding(account, counts, leases);
-    const { quota, minute, metered } = this.windowsOf(account);
-    const quotaAllowed = quota.used < quota.limit;
-    const minuteAllowed = minute === null || minute.used < minute.limit;
+    // The hot path of every request: no window objects, one Charge.
+    const c = this.countersOf(account, this.opts.clock.nowMs());
+    // A metered key's count is the store's (what `mds keys` shows), read by its prebuilt key.
+    if (c.metered) c.quotaUsed = this.opts.store.accounts.usageAt(c.usageKey);
+    const plan = account.plan;
+    const quotaLimit = plan.quota;
+    const minuteLimit = plan.per_minute;
+    const quotaAllowed = c.quotaUsed < quotaLimit;
+    const minuteAllowed = minuteLimit === null || c.minuteCount < minuteLimit;
     const allowed = quotaAllowed && minuteAllowed;
     if (allowed && counts) {
-      if (metered) this.opts.store.accounts.addUsage(account.id, quota.startMs);
-      quota.used++;
-      if (minute !== null) {
-        this.countMinute(account.id, minute.startMs);
-        minute.used++;
-      }
+      if (c.metered) this.opts.store.accounts.addUsageAt(c.usageKey);
+      c.quotaUsed++;
+      if (minuteLimit !== null) c.minuteCount++;
     }
     // Report the window closest to running out (the one that answers the next 429).
-    const binding = minute !== null && (!minuteAllowed || (quotaAllowed && minute.limit - minute.used < quota.limit - quota.used)) ? minute : quota;
-    return { allowed, limit: binding.limit, remaining: Math.max(0, binding.limit - binding.used), resetMs: binding.resetMs };
+    if (minuteLimit !== null && (!minuteAllowed || (quotaAllowed && minuteLimit - c.minuteCount < quotaLimit - c.quotaUsed))) {
+      return { allowed, limit: minuteLimit, remaining: Math.max(0, minuteLimit - c.minuteCount), resetMs: c.minuteStartMs + MINUTE_MS };
+    }
+    return { allowed, limit: quotaLimit, remaining: Math.max(0, quotaLimit - c.quotaUsed), resetMs: c.quotaResetMs };
+  }
+
+  /**
+   * The key's counters with their windows moved to where `nowMs` falls: a new quota window reads
+   * its count from the store (zero for an unmetered key), a new minute starts from zero.
+   */
+  private countersOf(account: Account, nowMs: number): KeyCounters {
+    let c = this.counters.get(account.id);
+    if (c === undefined) this.counters.set(account.id, (c = new KeyCounters()));
+    if (nowMs >= c.quotaResetMs || nowMs < c.quotaStartMs || c.account !== account) {
+      const windowMs = account.plan.quota_window_days * DAY_MS;
+      const start = account.createdMs + Math.floor((nowMs - account.createdMs) / windowMs) * windowMs;
+      c.account = account;
+      c.metered = account.plan.quota < UNMETERED;
+      c.quotaStartMs = start;
+      c.quotaResetMs = start + windowMs;
+      c.usageKey = usageKey(account.id, start);
+      c.quotaUsed = 0;
+    }
+    if (nowMs >= c.minuteStartMs + MINUTE_MS || nowMs < c.minuteStartMs) {
+      c.minuteStartMs = nowMs - (nowMs % MINUTE_MS);
+      c.minuteCount = 0;
+    }
+    return c;
   }
 
   /**
@@ -253,20 +283,31 @@ export class Authenticator {
       let minuteUsed: number;
       if (leases !== undefined) minuteUsed = leases.usedOf(account.id, 'minute', startMs);
       else {
-        const m = this.minutes.get(account.id);
-        minuteUsed = m !== undefined && m.startMs === startMs ? m.count : 0;
+        const c = this.counters.get(account.id);
+        minuteUsed = c !== undefined && c.minuteStartMs === startMs ? c.minuteCount : 0;
       }
       minute = { limit: plan.per_minute, used: minuteUsed, startMs, resetMs: startMs + MINUTE_MS };
     }
     return { quota, minute, metered };
   }
+}
 
-  /** Counts one call in the minute starting at `startMs` (a new minute starts from zero). */
-  private countMinute(id: string, startMs: number): void {
-    const m = this.minutes.get(id);
-    if (m !== undefined && m.startMs === startMs) m.count++;
-    else this.minutes.set(id, { startMs, count: 1 });
-  }
+/**
+ * One key's call counts, kept between its calls so a request allocates no window objects: the
+ * quota window it is in (and its count: the store's for a metered key, updated with it) and the
+ * current minute's count. Moved to a new window on the first call in it (countersOf).
+ */
+class KeyCounters {
+  /** The account the windows were computed for: a changed key (plan, creation) recomputes them. */
+  account: Account | null = null;
+  metered = false;
+  quotaStartMs = 0;
+  quotaResetMs = 0;
+  quotaUsed = 0;
+  /** The store's usage key of the quota window (`id|start`), built once per window. */
+  usageKey = '';
+  minuteStartMs = -MINUTE_MS;
+  minuteCount = 0;
 }
 
 /** A valid key the server cannot serve: the operator's plans table lacks its plan (403, not 401: the key itself is right). */

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { KeyRecord } from '../domain/account.ts';
 import type { StoreDbs } from './env.ts';
-import type { WriteQueue } from './write-queue.ts';
+import type { Write, WriteQueue } from './write-queue.ts';
 
 export type NewKey = Pick<KeyRecord, 'name' | 'plan' | 'markets' | 'addons'>;
 
@@ -18,6 +18,8 @@ export class AccountStore {
   private byIdMap = new Map<string, KeyRecord>();
   private version = -1;
   private readonly usage = new Map<string, number>();
+  /** The write-queue mark of each usage window counted in this process (its id and its write). */
+  private readonly usageMarks = new Map<string, { id: string; write: () => Write }>();
 
   constructor(
     private readonly dbs: StoreDbs,
@@ -101,7 +103,11 @@ export class AccountStore {
 
   /** Calls counted for a key in the quota window starting at `windowStartMs`. */
   usageOf(id: string, windowStartMs: number): number {
-    const k = `${id}|${windowStartMs}`;
+    return this.usageAt(usageKey(id, windowStartMs));
+  }
+
+  /** usageOf by the window's prebuilt key (`usageKey`): the gate's path, which builds it once per window. */
+  usageAt(k: string): number {
     let n = this.usage.get(k);
     if (n === undefined) {
       n = (this.dbs.usage.get(k) as number | undefined) ?? 0;
@@ -112,10 +118,25 @@ export class AccountStore {
 
   /** Counts one call (exact: the event loop is the only writer). */
   addUsage(id: string, windowStartMs: number): number {
-    const k = `${id}|${windowStartMs}`;
-    const n = this.usageOf(id, windowStartMs) + 1;
+    return this.addUsageAt(usageKey(id, windowStartMs));
+  }
+
+  /** addUsage by the window's prebuilt key. */
+  addUsageAt(k: string): number {
+    const n = this.usageAt(k) + 1;
     this.usage.set(k, n);
-    this.queue.mark(`usage:${k}`, () => ({ db: this.dbs.usage, key: k, value: this.usage.get(k)! }));
+    let mark = this.usageMarks.get(k);
+    if (mark === undefined) {
+      // One mark per window, kept: the queue calls `write` at the next flush for the count then.
+      mark = { id: `usage:${k}`, write: () => ({ db: this.dbs.usage, key: k, value: this.usage.get(k)! }) };
+      this.usageMarks.set(k, mark);
+    }
+    this.queue.mark(mark.id, mark.write);
     return n;
   }
+}
+
+/** The usage db's key of a key's quota window: `id|windowStartMs`. */
+export function usageKey(id: string, windowStartMs: number): string {
+  return `${id}|${windowStartMs}`;
 }

@@ -11,7 +11,7 @@ export type { LatestState, LatestQuote, LatestTrade } from './latest.ts';
 export type { ReplicaPosition } from './replica.ts';
 export type { TickKind, TickWindow } from './ticks.ts';
 export { BAR_FIELDS, writeBar } from './codecs.ts';
-export { AccountStore, hashSecret, type NewKey } from './accounts.ts';
+export { AccountStore, hashSecret, usageKey, type NewKey } from './accounts.ts';
 export type { BondPoint, BondWriteSummary, BondHistoryPage } from './bonds.ts';
 export type { CalendarPage, CalendarWriteSummary, StoredEvent } from './economic-calendar.ts';
 export { backupStore, hasStore, type BackupResult } from './backup.ts';
