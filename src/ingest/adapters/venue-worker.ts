@@ -27,8 +27,14 @@ export type FromWorker = { type: 'ticks'; batch: Float64Array } | { type: 'healt
 const BATCH_RECORDS = 512;
 /** A batch that is not full waits this long after the previous one. */
 const LINGER_MS = 1;
-/** Batches handed over and not yet ingested; at this many the queue conflates quotes. */
-const MAX_OUT = 2;
+/**
+ * Batches handed over and not yet ingested; at this many the queue conflates quotes. One: while the
+ * serving thread is behind, the next batch waits here and is conflated up to the moment it goes,
+ * rather than queue ticks on the serving thread (with two, ticks reached stream clients 68–74 ms
+ * after the worker read them at p50 and 112–122 ms at p99 in the venue fan-out bench, 37–42 and
+ * 77–82 ms with one, at the same delivered rate; 2026-11-27).
+ */
+const MAX_OUT = 1;
 const HEALTH_EVERY_MS = 500;
 
 const post = (message: FromWorker, transfer?: ArrayBuffer[]) => (transfer ? self.postMessage(message, transfer) : self.postMessage(message));
