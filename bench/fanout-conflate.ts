@@ -7,7 +7,11 @@
 //   2. mds, 1,000 fast clients: messages/s delivered, p50/p99 tick ts to client, evictions;
 //   3. mds, 900 fast clients and 100 that stop reading (bench/lib/stalled-clients.ts): the 900's
 //      messages/s and p99, compared with run 2's p99.
-// Targets: ≥ 2.5 M msg/s, p99 < 50 ms, none evicted; the stalled 100 move the 900's p99 by ≤ 20%.
+// Targets: ≥ 0.8× the ceiling's msg/s (issue 33 asked ≥ 2.5 M msg/s, and for ratios to a ceiling
+// measured in the same run wherever one exists: the ceiling itself moved from 1.8 to 2.4 M msg/s
+// between runs on one day), p99 < 50 ms, none evicted; the stalled 100 move the 900's p99 by ≤ 20%.
+// Why 0.8 and not more: the ceiling does nothing but publish, while mds, on the same core, also
+// runs its venue worker (16% of the core at full venue speed, measured) and the ingest path.
 import { join } from 'node:path';
 import { percentile } from './fanout.ts';
 import { BUN, cpuSeconds, LOAD_CORE, removeDir, SERVER_CORE, spawnPinned, tempDir, withTimeout, type Spawned } from './lib/proc.ts';
@@ -16,7 +20,7 @@ import type { BenchContext, Row } from './lib/report.ts';
 import { startMds } from './lib/server.ts';
 import { writeFeedsFile } from './venue-e2e.ts';
 
-const TARGET_MSGS_PER_S = 2_500_000;
+const MIN_CEILING_RATIO = 0.8;
 const MAX_P99_MS = 50;
 const MAX_STALLED_P99_RATIO = 1.2;
 const STALLED = 100;
@@ -174,8 +178,8 @@ function rowAll(connections: number, ceiling: Measured, all: Measured, evicted: 
     p99Ms: all.p99Ms,
     mbPerS: null,
     ratio: all.msgsPerS / ceiling.msgsPerS,
-    target: `≥${fmt(TARGET_MSGS_PER_S)} msg/s, p99 <${MAX_P99_MS} ms, 0 evicted`,
-    pass: all.msgsPerS >= TARGET_MSGS_PER_S && all.p99Ms !== null && all.p99Ms < MAX_P99_MS && evicted === 0 && all.closed === 0,
+    target: `≥${MIN_CEILING_RATIO}× ceiling, p99 <${MAX_P99_MS} ms, 0 evicted`,
+    pass: all.msgsPerS >= MIN_CEILING_RATIO * ceiling.msgsPerS && all.p99Ms !== null && all.p99Ms < MAX_P99_MS && evicted === 0 && all.closed === 0,
     checkOn: 'ratio',
     problems: problemsOf(all),
     notes: [
