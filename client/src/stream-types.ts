@@ -71,6 +71,21 @@ export interface ConflatedMessage {
 }
 
 /**
+ * A warning: the connection reads slower than the server sends. `unsent_bytes` were queued and not
+ * sent when the server warned, half of `limit_bytes`, where the connection's `slow` policy acts
+ * (a 4008 close under `disconnect`; conflated quotes under `conflate`); `lag_ms` is how long it had
+ * been falling behind. Queued behind what was unsent, so it arrives after that; once per episode.
+ */
+export interface LagMessage {
+  type: 'lag';
+  unsent_bytes: number;
+  limit_bytes: number;
+  slow: SlowPolicy;
+  lag_ms: number;
+  ts: number;
+}
+
+/**
  * Ticks `from`..`to` (inclusive) of the pair will never arrive on the stream: the server's replay
  * could not reach back that far (ring or replay limit), or its seq jumped. Fill the span from REST
  * bars if it matters.
@@ -117,7 +132,7 @@ export interface DroppedEvent {
   dropped: { channel: Channel; symbol: string; message: string }[];
 }
 
-export type StreamEvent = QuoteMessage | TradeMessage | StatusMessage | ConflatedMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
+export type StreamEvent = QuoteMessage | TradeMessage | StatusMessage | ConflatedMessage | LagMessage | GapEvent | ConnectedEvent | DisconnectedEvent | StreamErrorEvent | DroppedEvent;
 export type StreamEventType = StreamEvent['type'];
 
 /** A channel × symbol pair (`*`: every symbol of the channel). */

@@ -8,7 +8,7 @@ import { EventQueue } from './event-queue.ts';
 import type { Channel } from './generated.ts';
 import { errorOf, type FetchLike } from './http.ts';
 import { ResumeState, type SubscribeFrame } from './resume-state.ts';
-import type { ConflatedMessage, QuoteMessage, ReadyFrame, SlowPolicy, StreamEvent, StatusMessage, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
+import type { ConflatedMessage, LagMessage, QuoteMessage, ReadyFrame, SlowPolicy, StreamEvent, StatusMessage, StreamEventType, StreamLimits, Subscription, SubscriptionAck, TradeMessage } from './stream-types.ts';
 
 /** A WebSocket class with the standard interface: the global one, or `ws`'s on Node 18-21. */
 export type WebSocketConstructor = new (url: string) => object;
@@ -99,8 +99,8 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
   /** Events before the first iterator or listener (a subscribe's snapshots come before its ack). */
   private early: StreamEvent[] | null = [];
   /** Reconnects, ticks dropped as already seen, gaps reported. */
-  /** `conflated`: quotes the server dropped for newer ones while this client was backed up. */
-  readonly stats = { reconnects: 0, duplicates: 0, gaps: 0, conflated: 0 };
+  /** `conflated`: quotes the server dropped for newer ones while this client was backed up; `lagWarnings`: `lag` messages received. */
+  readonly stats = { reconnects: 0, duplicates: 0, gaps: 0, conflated: 0, lagWarnings: 0 };
 
   constructor(options: StreamOptions) {
     this.options = options;
@@ -256,6 +256,9 @@ export class MdsStream implements AsyncIterable<StreamEvent> {
         this.resume.onConflated((frame as unknown as ConflatedMessage).quotes);
         this.stats.conflated += (frame as unknown as ConflatedMessage).dropped;
         return this.emit(frame as unknown as ConflatedMessage);
+      case 'lag':
+        this.stats.lagWarnings++;
+        return this.emit(frame as unknown as LagMessage);
       case 'heartbeat':
         return;
       case 'ready':

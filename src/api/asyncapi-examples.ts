@@ -96,6 +96,13 @@ export const STREAM_EXAMPLES: Record<string, { name: string; summary: string; pa
       payload: { type: 'conflated', dropped: 3120, quotes: 14, since: 1772638212100, ts: 1772638214500 },
     },
   ],
+  lag: [
+    {
+      name: 'disconnect',
+      summary: 'a connection with the default policy has 600 kB unsent of its 1 MiB bound, falling behind for 0.35 s: it gets a 4008 close if it stays behind',
+      payload: { type: 'lag', unsent_bytes: 600_112, limit_bytes: 1_048_576, slow: 'disconnect', lag_ms: 350, ts: 1772638212450 },
+    },
+  ],
   heartbeat: [{ name: 'plain', summary: 'every heartbeat_ms', payload: { type: 'heartbeat', ts: 1772638215000 } }],
   error: [
     { name: 'badJson', summary: 'a frame that is not JSON', payload: { type: 'error', code: 'bad_json', message: 'frame is not valid JSON' } },

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { STREAM_CLOSE_CODES } from '../domain/stream-close-codes.ts';
 import {
-  STREAM_CLASSES, STREAM_ERROR_CODES, StreamConflatedSchema, StreamEntitlementsChangedSchema, StreamErrorSchema, StreamHeartbeatSchema, StreamQuoteSchema, StreamReadySchema,
+  STREAM_CLASSES, STREAM_ERROR_CODES, StreamConflatedSchema, StreamEntitlementsChangedSchema, StreamLagSchema, StreamErrorSchema, StreamHeartbeatSchema, StreamQuoteSchema, StreamReadySchema,
   StreamStatusSchema, StreamSubscribedSchema, StreamSubscribeSchema, StreamTradeSchema, StreamUnsubscribedSchema, StreamUnsubscribeSchema,
 } from '../domain/stream-frames.ts';
 import { VERSION } from '../version.ts';
@@ -32,6 +32,7 @@ const SERVER_MESSAGES: MessageRow[] = [
   { key: 'trade', title: 'Trade', schema: StreamTradeSchema },
   { key: 'status', title: 'Status', schema: StreamStatusSchema },
   { key: 'conflated', title: 'Conflated', schema: StreamConflatedSchema },
+  { key: 'lag', title: 'Lag', schema: StreamLagSchema },
   { key: 'heartbeat', title: 'Heartbeat', schema: StreamHeartbeatSchema },
   { key: 'entitlementsChanged', title: 'Entitlements changed', schema: StreamEntitlementsChangedSchema },
   { key: 'error', title: 'Error', schema: StreamErrorSchema },
@@ -41,7 +42,7 @@ const SERVER_MESSAGES: MessageRow[] = [
 export const STREAM_MESSAGES: readonly MessageRow[] = [...CLIENT_MESSAGES, ...SERVER_MESSAGES];
 
 /** Server messages the client does not ask for (the acks come as replies of its send operations). */
-const RECEIVED = ['ready', 'quote', 'trade', 'status', 'conflated', 'heartbeat', 'entitlementsChanged', 'error'];
+const RECEIVED = ['ready', 'quote', 'trade', 'status', 'conflated', 'lag', 'heartbeat', 'entitlementsChanged', 'error'];
 
 const CHANNEL_REF = { $ref: '#/channels/stream' };
 const messageRef = (key: string) => ({ $ref: `#/channels/stream/messages/${key}` });
@@ -61,7 +62,7 @@ const CHANNEL_DESCRIPTION = [
   '',
   'Freshness: when a subscribed line loses its last live source (every venue feeding it went stale or was dropped, or none quoted within the stale window), its quotes channel gets a `status` frame with `status: "stale"`, and `status: "live"` when a source quotes it again. A subscription to a line that is already stale gets that `status` frame at once, before the ack. Silence after a `live` (or no status at all) is a quiet market, not a dead feed.',
   '',
-  'Slow consumers: `?slow=` on the upgrade URL chooses what happens when the client reads slower than the server sends. `disconnect` (the default) closes the connection with 4008 once more than `slow_consumer_bytes` (the `ready` frame\'s limits) are unsent. `conflate` is for dashboards that want the latest price, not every tick: once a quarter of that bound is unsent, the connection gets no more quotes, and the server keeps each subscribed line\'s newest quote instead; when the client has read what was queued, it gets a `conflated` frame (`dropped`: quotes it missed, `quotes`: how many follow), then each moved line\'s newest quote, then live quotes again. A quote is never older than one the client already has. Trades are never conflated: past the bound a `conflate` connection is closed with 4008 as well.',
+  'Slow consumers: `?slow=` on the upgrade URL chooses what happens when the client reads slower than the server sends. `disconnect` (the default) closes the connection with 4008 once more than `slow_consumer_bytes` (the `ready` frame\'s limits) are unsent. `conflate` is for dashboards that want the latest price, not every tick: once a quarter of that bound is unsent, the connection gets no more quotes, and the server keeps each subscribed line\'s newest quote instead; when the client has read what was queued, it gets a `conflated` frame (`dropped`: quotes it missed, `quotes`: how many follow), then each moved line\'s newest quote, then live quotes again. A quote is never older than one the client already has. Trades are never conflated: past the bound a `conflate` connection is closed with 4008 as well. Under either policy, once half of where it acts is unsent the connection first gets one `lag` warning (queued behind what is unsent).',
   '',
   `Error codes: ${STREAM_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}. A frame with an error changes nothing.`,
   '',

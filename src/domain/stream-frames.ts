@@ -200,6 +200,23 @@ export const StreamConflatedSchema = T.Object(
   },
 );
 
+export const StreamLagSchema = T.Object(
+  {
+    type: T.Literal('lag'),
+    unsent_bytes: T.Integer({ minimum: 0, description: 'bytes the server had queued for this connection and not yet sent when it warned' }),
+    limit_bytes: T.Integer({ minimum: 1, description: 'where the policy acts: `slow_consumer_bytes` (closed with 4008) under `disconnect`, a quarter of it (quotes held back and conflated) under `conflate`' }),
+    slow: T.Union([T.Literal('disconnect'), T.Literal('conflate')], { description: "the connection's slow-consumer policy (`?slow=`)" }),
+    lag_ms: T.Integer({ minimum: 0, description: 'how long the connection has been falling behind: since the server first saw more than an eighth of `limit_bytes` unsent (checked every 50 ms)' }),
+    ts: T.Integer({ description: 'when the server warned, Unix ms (service clock)' }),
+  },
+  {
+    $id: 'StreamLag',
+    description:
+      'mds addition: a warning that the connection reads slower than the server sends, once half of `limit_bytes` is unsent, before its policy acts (a 4008 close, or conflated quotes). Queued behind what is unsent, so it arrives after that. Once per episode: sent again only after the connection has caught up (an eighth of `limit_bytes` or less unsent). Not sent to the compatibility dialects',
+    ...strict,
+  },
+);
+
 export const StreamHeartbeatSchema = T.Object({ type: T.Literal('heartbeat'), ts: UnixMs }, { $id: 'StreamHeartbeat', description: 'every `heartbeat_ms` to every connection, with a WebSocket ping', ...strict });
 
 export const StreamErrorCodeSchema = literals(STREAM_ERROR_CODES, { $id: 'StreamErrorCode' });
@@ -218,12 +235,13 @@ export const SERVER_FRAMES = {
   trade: [StreamTradeSchema],
   status: [StreamStatusSchema],
   conflated: [StreamConflatedSchema],
+  lag: [StreamLagSchema],
   heartbeat: [StreamHeartbeatSchema],
   error: [StreamErrorSchema],
 } as const satisfies Record<string, readonly TSchema[]>;
 
 export const StreamServerFrameSchema = T.Union(
-  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamStatusSchema, StreamConflatedSchema, StreamHeartbeatSchema, StreamErrorSchema],
+  [StreamReadySchema, StreamSubscribedSchema, StreamUnsubscribedSchema, StreamEntitlementsChangedSchema, StreamQuoteSchema, StreamTradeSchema, StreamStatusSchema, StreamConflatedSchema, StreamLagSchema, StreamHeartbeatSchema, StreamErrorSchema],
   { $id: 'StreamServerFrame' },
 );
 export type StreamServerFrame = Static<typeof StreamServerFrameSchema>;

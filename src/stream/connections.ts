@@ -92,6 +92,9 @@ export interface ConnData {
   backlog: Backlog | null;
   /** Whether it ever backed up (logged once per connection). */
   hasConflated: boolean;
+  /** When the checks first saw it falling behind (null: it is not), and whether its `lag` warning of this episode went out. */
+  lagSinceMs: number | null;
+  lagWarned: boolean;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -147,6 +150,8 @@ export interface StreamCounts {
   bytesOut: number;
   /** Times a `conflate` connection backed up and was held off its quotes topics. */
   conflations: number;
+  /** `lag` warnings sent. */
+  lagWarnings: number;
 }
 
 const countIn = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
@@ -162,7 +167,7 @@ export function createStream(deps: StreamDeps) {
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
-  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0, conflations: 0 };
+  const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0, conflations: 0, lagWarnings: 0 };
 
   /** Sends one frame to one connection, counted. */
   const sendRaw = (ws: ServerWebSocket<ConnData>, payload: string | Uint8Array) => {
@@ -205,7 +210,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -232,7 +237,7 @@ export function createStream(deps: StreamDeps) {
     const slow = slowRaw as SlowPolicy;
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -250,7 +255,7 @@ export function createStream(deps: StreamDeps) {
    * frame (checkKey), and the connection counts under its key once admitted.
    */
   function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }

@@ -39,6 +39,16 @@ export const conflateBytes = (slowConsumerBytes: number) => Math.max(1, Math.flo
 /** Unsent bytes at or below which a backed-up `conflate` connection has caught up. */
 export const caughtUpBytes = (slowConsumerBytes: number) => Math.floor(conflateBytes(slowConsumerBytes) / 4);
 
+/**
+ * Where a connection's policy acts: the hold-back under `conflate` (for a connection with quotes to
+ * conflate), else the close bound.
+ */
+export const policyBytes = (slowConsumerBytes: number, conflates: boolean) => (conflates ? conflateBytes(slowConsumerBytes) : slowConsumerBytes);
+/** Unsent bytes past which a connection gets its `lag` warning: half of where its policy acts. */
+export const lagWarnBytes = (policyAt: number) => Math.max(1, Math.floor(policyAt / 2));
+/** Unsent bytes past which a connection counts as falling behind (`lag_ms` runs), and at or below which a warned one may be warned again: an eighth of where its policy acts. */
+export const lagStartBytes = (policyAt: number) => Math.floor(policyAt / 8);
+
 export interface SlowConsumerIo {
   limits: StreamLimits;
   conflation: Conflation;
@@ -62,6 +72,8 @@ export function createSlowConsumers(io: SlowConsumerIo) {
     for (const ws of open) {
       const buffered = ws.getBufferedAmount();
       const { data } = ws;
+      // Native connections not yet closing or held back: a warning before the policy acts.
+      if (data.slowSweeps === null && data.backlog === null && data.session === null && data.refused === null) warnLag(ws, buffered);
       if (data.slowSweeps !== null) {
         if (buffered === 0 || ++data.slowSweeps > maxSlowSweeps) ws.close(CLOSE_SLOW_CONSUMER, slowReason());
       } else if (data.slow === 'conflate' && data.backlog === null && buffered > conflateAt && hasQuotes(data)) {
@@ -79,6 +91,33 @@ export function createSlowConsumers(io: SlowConsumerIo) {
         if (data.session === null) ws.unsubscribe(HEARTBEAT_TOPIC[data.format as Format]);
       } else if (data.backlog !== null && buffered <= resumeAt) catchUp(ws);
     }
+  }
+
+  /**
+   * The `lag` warning: once half of where the connection's policy acts is unsent, one frame (queued
+   * behind what is unsent) saying how much, where the policy acts and for how long the connection
+   * has been falling behind; again only after it has caught up to an eighth of that.
+   */
+  function warnLag(ws: Ws, buffered: number): void {
+    const { data } = ws;
+    // Cheap first: most connections have next to nothing unsent.
+    if (buffered <= lagStartBytes(conflateAt)) {
+      data.lagSinceMs = null;
+      data.lagWarned = false;
+      return;
+    }
+    const policyAt = policyBytes(io.limits.slowConsumerBytes, data.slow === 'conflate' && hasQuotes(data));
+    if (buffered <= lagStartBytes(policyAt)) {
+      data.lagSinceMs = null;
+      data.lagWarned = false;
+      return;
+    }
+    const now = io.clock.nowMs();
+    data.lagSinceMs ??= now;
+    if (data.lagWarned || buffered <= lagWarnBytes(policyAt)) return;
+    data.lagWarned = true;
+    io.counts.lagWarnings++;
+    io.send(ws, { type: 'lag', unsent_bytes: buffered, limit_bytes: policyAt, slow: data.slow, lag_ms: Math.max(0, now - data.lagSinceMs), ts: now });
   }
 
   /**

@@ -24,7 +24,7 @@ describe('the AsyncAPI document', () => {
     expect(document).toBeDefined();
     expect(document!.version()).toBe('3.0.0');
     expect(document!.operations().all().map((op) => `${op.action()} ${op.id()}`).sort()).toEqual([
-      'receive receiveConflated', 'receive receiveEntitlementsChanged', 'receive receiveError', 'receive receiveHeartbeat', 'receive receiveQuote', 'receive receiveReady', 'receive receiveStatus', 'receive receiveTrade',
+      'receive receiveConflated', 'receive receiveEntitlementsChanged', 'receive receiveError', 'receive receiveHeartbeat', 'receive receiveLag', 'receive receiveQuote', 'receive receiveReady', 'receive receiveStatus', 'receive receiveTrade',
       'send subscribe', 'send unsubscribe',
     ]);
   });

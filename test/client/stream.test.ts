@@ -100,7 +100,7 @@ describe('stream client', () => {
     await expectExactlyOnce(rec, watcher);
   }, 180_000);
 
-  test('conflate (the default of MdsClient.stream()): a backed-up client gets a conflated event and each line\'s newest quote, with no gap and no reconnect', async () => {
+  test('conflate (the default of MdsClient.stream()): a backed-up client gets a lag event, then a conflated event and each line\'s newest quote, with no gap and no reconnect', async () => {
     await using server = await startServer({ args: ['--sim-rate', '100', '--slow-consumer-bytes', '65536'] });
     await using proxy = await startProxy(server.port);
     const rest = new MdsClient({ baseUrl: server.base, apiKey: server.key });
@@ -123,6 +123,11 @@ describe('stream client', () => {
     expect(rec.of('conflated')[0]).toEqual({ type: 'conflated', dropped: expect.any(Number), quotes: expect.any(Number), since: expect.any(Number), ts: expect.any(Number) });
     expect(stream.stats.conflated).toBe(rec.of('conflated').reduce((n, c) => n + c.dropped, 0));
     expect(stream.stats.conflated).toBeGreaterThan(0);
+    // Warned first: a `lag` event (half of the hold-back, a quarter of the bound, was unsent) before the conflated one.
+    const lag = rec.of('lag');
+    expect(lag[0]).toEqual({ type: 'lag', unsent_bytes: expect.any(Number), limit_bytes: 65536 / 4, slow: 'conflate', lag_ms: expect.any(Number), ts: expect.any(Number) });
+    expect(rec.events.indexOf(lag[0]!)).toBeLessThan(rec.events.indexOf(rec.of('conflated')[0]!));
+    expect(stream.stats.lagWarnings).toBe(lag.length);
     expect(rec.of('gap')).toEqual([]);
     expect(stream.stats.reconnects).toBe(0);
     // Never a stale quote: per pair, seqs only rise.

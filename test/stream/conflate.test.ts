@@ -1,11 +1,13 @@
 // The slow-consumer policy over a real server and a raw TCP client that stops reading, so the
 // server's socket genuinely backs up: `?slow=conflate` keeps each line's newest quote and, once the
 // client reads again, sends a `conflated` frame and those quotes (never one older than the client
-// has), then live quotes; trades past the bound still close 4008; `disconnect` is as before.
+// has), then live quotes; trades past the bound still close 4008; `disconnect` is as before. Either
+// policy warns once with a `lag` frame before it acts.
 // A fake feed makes every tick, so the test knows each line's newest quote; no clock waits.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { FeedInstrument } from '../../src/domain/feed.ts';
 import { FakeFeed } from '../support/fake-feed.ts';
+import { serverFrameMismatches } from '../support/frame-contract.ts';
 import { closeOf, OPCODE, rawConnect, type RawFrame, type RawWs } from '../support/raw-ws.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 
@@ -95,8 +97,12 @@ describe('slow consumer policy (?slow=)', () => {
     await until((a) => a.some((f) => f.type === 'conflated'));
     const at = arrived.findIndex((f) => f.type === 'conflated');
     const conflated = arrived[at]!;
-    // The lines' `live` status frames come too (each line's first quote makes it live).
-    expect(arrived.slice(0, at).filter((f) => f.type !== 'quote' && f.type !== 'status')).toEqual([]);
+    // The lines' `live` status frames come too (each line's first quote makes it live), and one
+    // `lag` warning, sent once half of the hold-back (a quarter of the bound) was unsent.
+    const warnings = arrived.slice(0, at).filter((f) => f.type !== 'quote' && f.type !== 'status');
+    expect(warnings).toEqual([{ type: 'lag', unsent_bytes: expect.any(Number), limit_bytes: BOUND / 4, slow: 'conflate', lag_ms: expect.any(Number), ts: expect.any(Number) }]);
+    expect(warnings[0]!.unsent_bytes).toBeGreaterThan(BOUND / 8);
+    expect(serverFrameMismatches(warnings[0]!)).toEqual([]);
     const beforeConflated = arrived.slice(0, at).filter((f) => f.type === 'quote');
     expect(conflated.quotes).toBe(SYMBOLS.length);
     // Every quote is accounted for: delivered before the backlog, replaced by a newer one, or one of the newest.
@@ -154,6 +160,11 @@ describe('slow consumer policy (?slow=)', () => {
     const close = await raw.next((f) => f.opcode === OPCODE.close, 60_000);
     expect(closeOf(close)).toEqual({ code: 4008, reason: `slow consumer: more than ${BOUND} bytes unsent` });
     expect(arrived.filter((f) => f.type === 'conflated')).toEqual([]);
+    // Before the close, one `lag` warning: half of the bound was unsent.
+    const warnings = arrived.filter((f) => f.type === 'lag');
+    expect(warnings).toEqual([{ type: 'lag', unsent_bytes: expect.any(Number), limit_bytes: BOUND, slow: 'disconnect', lag_ms: expect.any(Number), ts: expect.any(Number) }]);
+    expect(warnings[0]!.unsent_bytes).toBeGreaterThan(BOUND / 2);
+    expect(serverFrameMismatches(warnings[0]!)).toEqual([]);
     await raw[Symbol.asyncDispose]();
   }, 180_000);
 
