@@ -15,6 +15,7 @@ import { CATALOG } from '../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../src/ingest/reference/seed-registry.ts';
 import { Store } from '../src/store/index.ts';
 import type { BenchContext, Row } from './lib/report.ts';
+import { median } from './lib/klines.ts';
 import { removeDir, tempDir } from './lib/proc.ts';
 
 const PATH = '/crypto/quote/BTCUSD';
@@ -31,11 +32,6 @@ export interface StepTimes {
   appUs: number;
   /** The contract floor's handler (key read, four headers, a prebuilt body), the same way. */
   floorUs: number;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
 }
 
 /**

@@ -224,12 +224,11 @@ export class Authenticator {
     let c = this.counters.get(account.id);
     if (c === undefined) this.counters.set(account.id, (c = new KeyCounters()));
     if (nowMs >= c.quotaResetMs || nowMs < c.quotaStartMs || c.account !== account) {
-      const windowMs = account.plan.quota_window_days * DAY_MS;
-      const start = account.createdMs + Math.floor((nowMs - account.createdMs) / windowMs) * windowMs;
+      const { start, end } = quotaWindowAt(account, nowMs);
       c.account = account;
       c.metered = account.plan.quota < UNMETERED;
       c.quotaStartMs = start;
-      c.quotaResetMs = start + windowMs;
+      c.quotaResetMs = end;
       c.usageKey = usageKey(account.id, start);
       c.quotaUsed = 0;
     }
@@ -272,11 +271,10 @@ export class Authenticator {
   private windowsOf(account: Account, leases?: QuotaBackend): { quota: WindowUsage; minute: WindowUsage | null; metered: boolean } {
     const now = this.opts.clock.nowMs();
     const { plan } = account;
-    const windowMs = plan.quota_window_days * DAY_MS;
-    const windowStart = account.createdMs + Math.floor((now - account.createdMs) / windowMs) * windowMs;
+    const { start: windowStart, end: windowEnd } = quotaWindowAt(account, now);
     const metered = plan.quota < UNMETERED;
     const used = !metered ? 0 : leases === undefined ? this.opts.store.accounts.usageOf(account.id, windowStart) : leases.usedOf(account.id, 'quota', windowStart);
-    const quota: WindowUsage = { limit: plan.quota, used, startMs: windowStart, resetMs: windowStart + windowMs };
+    const quota: WindowUsage = { limit: plan.quota, used, startMs: windowStart, resetMs: windowEnd };
     let minute: WindowUsage | null = null;
     if (plan.per_minute !== null) {
       const startMs = now - (now % MINUTE_MS);
@@ -290,6 +288,13 @@ export class Authenticator {
     }
     return { quota, minute, metered };
   }
+}
+
+/** The key's quota window that `nowMs` falls in: every `quota_window_days` from the key's creation. */
+function quotaWindowAt(account: Account, nowMs: number): { start: number; end: number } {
+  const windowMs = account.plan.quota_window_days * DAY_MS;
+  const start = account.createdMs + Math.floor((nowMs - account.createdMs) / windowMs) * windowMs;
+  return { start, end: start + windowMs };
 }
 
 /**

@@ -10,12 +10,12 @@
 import type { Clock } from '../clock.ts';
 import { parseDividendInput, parseSplitInput, type Dividend, type Split } from '../domain/corporate-actions.ts';
 import type { BackfillRequest, Feed, FeedInstrument, FeedSink } from '../domain/feed.ts';
+import { DAY_MS } from '../domain/timeframes.ts';
 import type { Store } from '../store/index.ts';
 import type { ActionRowFields, ActionsRequest, ActionsSource } from './adapters/actions-source.ts';
 import type { VenueFeedSettings, VenueProtocol } from './adapters/venue-protocol.ts';
 import { writeCorporateActions } from './importers/corporate-actions-import.ts';
 
-const DAY_MS = 86_400_000;
 /** The first retry after a failure; each further one waits twice as long, up to a day. */
 const RETRY_MIN_MS = 60_000;
 /** How often the timer asks whether a round is due. */

@@ -100,13 +100,9 @@ export function createSlowConsumers(io: SlowConsumerIo) {
    */
   function warnLag(ws: Ws, buffered: number): void {
     const { data } = ws;
-    // Cheap first: most connections have next to nothing unsent.
-    if (buffered <= lagStartBytes(conflateAt)) {
-      data.lagSinceMs = null;
-      data.lagWarned = false;
-      return;
-    }
-    const policyAt = policyBytes(io.limits.slowConsumerBytes, data.slow === 'conflate' && hasQuotes(data));
+    // Below an eighth of the lowest level a policy acts at (the hold-back), any policy's answer is
+    // the same: most connections have next to nothing unsent and skip looking at their subscriptions.
+    const policyAt = buffered <= lagStartBytes(conflateAt) ? conflateAt : policyBytes(io.limits.slowConsumerBytes, data.slow === 'conflate' && hasQuotes(data));
     if (buffered <= lagStartBytes(policyAt)) {
       data.lagSinceMs = null;
       data.lagWarned = false;
