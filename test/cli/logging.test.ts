@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMds, until } from '../support/cli.ts';
 import { connect } from '../support/ws-client.ts';
+import { cleanEnv } from '../support/env.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
@@ -29,8 +30,7 @@ function freePort(): number {
 /** Runs `mds serve` keeping all it prints; ready once /health answers (the log may hide the start lines). */
 async function serveLogged(dataDir: string, env: Record<string, string>, ...args: string[]): Promise<Run> {
   const port = freePort();
-  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MDS_'))) as Record<string, string>;
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir, '--feed', 'none', '--no-dev-key', ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...cleanEnv, ...env } });
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir, '--feed', 'none', '--no-dev-key', ...args], { stdout: 'pipe', stderr: 'pipe', env: { ...cleanEnv(), ...env } });
   let out = '';
   const decoder = new TextDecoder();
   const reading = (async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { ensureChromium, launchChromium, pictureStats, watchPage, type PageWatch, type TestBrowser } from '../support/browser.ts';
 import { createKeyOn, until } from '../support/cli.ts';
@@ -159,7 +159,7 @@ describe('/console in Chromium', () => {
     const stats = await pictureStats(chromium.browser, png);
     expect({ width: stats.width, height: stats.height }).toEqual(VIEWPORT);
     expect(stats.colours).toBeGreaterThan(100);
-    if (process.env.MDS_CONSOLE_SCREENSHOT === undefined) rmSync(out);
+    if (process.env.MDS_CONSOLE_SCREENSHOT === undefined) rmSync(dirname(out), { recursive: true, force: true });
 
     // US:AAPL from the keyboard: '/' to search, type, Enter adds it and charts it.
     await page.keyboard.press('/');

@@ -1,6 +1,7 @@
 // A first start makes its history up to the minute it started in, which takes seconds: the minutes
 // that end meanwhile get bars too, so the 1-minute series runs without a gap into the live feed.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { rmSync } from 'node:fs';
 import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../../src/domain/history-build.ts';
 import { Store } from '../../src/store/index.ts';
 import { startServer, type TestServer } from '../support/server.ts';
@@ -12,9 +13,13 @@ const MINUTE_OF_START = Date.parse('2026-03-04T15:30:00Z');
 let server: TestServer;
 beforeAll(async () => {
   // A real first start: its catch-up is what is tested, so no copied history (template: false).
-  server = await startServer({ args: ['--clock-start', START, '--history-days', '2', '--history-years', '0'], template: false });
+  // The data dir outlives the stop: the test reads the store's record of the build after it.
+  server = await startServer({ args: ['--clock-start', START, '--history-days', '2', '--history-years', '0'], template: false, keepDataDir: true });
 }, 60_000);
-afterAll(() => server[Symbol.asyncDispose]());
+afterAll(async () => {
+  await server.stop();
+  rmSync(server.dataDir, { recursive: true, force: true });
+});
 
 describe('first start across a minute boundary', () => {
   test('the minute the history was made in has its bar, and the series has no gap up to the live minute', async () => {

@@ -2,6 +2,7 @@
 // to show a change (no sleeps in tests: poll the condition with a deadline).
 import { expect } from 'bun:test';
 import { resolve } from 'node:path';
+import { cleanEnv } from './env.ts';
 import type { TestServer } from './server.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
@@ -23,11 +24,6 @@ export async function runMdsWith(env: Record<string, string>, ...args: string[])
   return { code, out, err };
 }
 
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDS_') && v !== undefined) env[k] = v;
-  return env;
-}
 
 export interface ServingMds extends AsyncDisposable {
   /** The port the server printed in its REST URL. */

@@ -3,6 +3,7 @@
 // tick frame on arrival and reads a node's tick ring through a `since` replay.
 import { resolve } from 'node:path';
 import { until } from './cli.ts';
+import { cleanEnv } from './env.ts';
 import { TEST_KEY } from './server.ts';
 
 const MAIN = resolve(import.meta.dir, '../../src/main.ts');
@@ -20,12 +21,6 @@ export interface Node extends AsyncDisposable {
   kill9(): Promise<void>;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number>;
-}
-
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('MDS_') && v !== undefined) env[k] = v;
-  return env;
 }
 
 /**

@@ -7,7 +7,7 @@
 //
 // Templates live under the system temp dir, keyed by the history's settings and a hash of src/
 // (and the runtime), so any change to the code that makes history makes a new one; the test
-// workers of one run share them, and a template unused for a day is removed.
+// workers of one run share them, and a template unused for two hours is removed (each change to src/ makes new ones).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import { Store } from '../../src/store/index.ts';
 
 const ROOT = resolve(import.meta.dir, '../..');
 const CACHE = join(tmpdir(), 'mds-test-history-templates');
-const UNUSED_FOR_MS = 24 * 3600_000;
+const UNUSED_FOR_MS = 2 * 3600_000;
 
 let sourceHash: string | null = null;
 /** A hash of every file under src/ and of the runtime: a template is only ever reused by the same code. */
@@ -91,7 +91,7 @@ async function makeTemplate(key: string, config: ServeConfig): Promise<string> {
   return dir;
 }
 
-/** Templates of older code: removed once nobody used them for a day. */
+/** Templates of older code: removed once nobody used them for two hours. */
 function removeUnused(): void {
   for (const name of readdirSync(CACHE)) {
     const path = join(CACHE, name);

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { serve, type RunningServer } from '../../src/cli/serve.ts';
 import { parseServeConfig, type ServeConfig } from '../../src/config.ts';
 import type { Feed } from '../../src/domain/feed.ts';
+import { TEST_SERVER_ARGS } from './env.ts';
 import { copyTemplate, historyTemplate, isEmptyDir, templateFits } from './history-template.ts';
 
 export const TEST_KEY = 'test-key-0123456789';
@@ -30,7 +31,10 @@ export interface TestServer extends AsyncDisposable {
 export interface ServerOptions {
   args?: string[];
   dataDir?: string;
-  /** Keep the data dir after disposal (restart tests reuse it). */
+  /**
+   * Keep the data dir after `stop()` and disposal (a test that reads it after the stop removes it).
+   * Otherwise a data dir the harness made is removed by either: a suite's servers leave nothing behind.
+   */
   keepDataDir?: boolean;
   /** Feeds run besides those of --feed (fake feeds of the feed-boundary tests). */
   feeds?: readonly Feed[];
@@ -77,7 +81,7 @@ function client(base: string, key: string) {
 
 export async function startServer(opts: ServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'mds-srv-'));
-  const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...(opts.defaults === false ? [] : DEFAULT_ARGS), ...(opts.args ?? [])], {}) as ServeConfig;
+  const config = parseServeConfig(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...TEST_SERVER_ARGS, ...(opts.defaults === false ? [] : DEFAULT_ARGS), ...(opts.args ?? [])], {}) as ServeConfig;
   if ((opts.template ?? opts.waitForHistory !== false) && opts.feeds === undefined && templateFits(config) && isEmptyDir(dataDir)) copyTemplate(await historyTemplate(config), dataDir);
   const logs: string[] = [];
   const running: RunningServer = await serve(config, (line) => logs.push(line), { feeds: opts.feeds });
@@ -89,6 +93,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     if (stopped) return;
     stopped = true;
     await running.stop();
+    if (!opts.keepDataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   return {
     base,
@@ -99,10 +104,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<TestServer>
     key: TEST_KEY,
     ...client(base, TEST_KEY),
     stop,
-    [Symbol.asyncDispose]: async () => {
-      await stop();
-      if (!opts.keepDataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
-    },
+    [Symbol.asyncDispose]: stop,
   };
 }
 
@@ -117,7 +119,7 @@ export interface ChildServer extends AsyncDisposable {
 /** Runs `mds serve` as a child process and waits until it prints its URL. */
 export async function spawnServer(dataDir: string, args: string[] = [], opts: { template?: boolean } = {}): Promise<ChildServer> {
   const main = resolve(import.meta.dir, '../../src/main.ts');
-  const argv = ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...DEFAULT_ARGS, ...args];
+  const argv = ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...TEST_SERVER_ARGS, ...DEFAULT_ARGS, ...args];
   // An empty data dir starts from the history made once, as startServer's do (history-template.ts).
   if (opts.template !== false && isEmptyDir(dataDir)) {
     const config = parseServeConfig(argv.slice(1), {}) as ServeConfig;
