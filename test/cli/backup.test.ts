@@ -1,7 +1,7 @@
 // `mds backup` over a running server: the copy, started as a data dir of its own, serves the same
 // completed bars, keys and latest values; bad targets and data dirs are usage errors (exit 2).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type TestServer } from '../support/server.ts';
 import { runMds } from '../support/cli.ts';
@@ -13,11 +13,13 @@ const PAST_DAY = '/crypto/agg/BTCUSD/1/minute/2026-03-03/2026-03-03?limit=5000&s
 let server: TestServer;
 let target: TempDir;
 beforeAll(async () => {
-  server = await startServer();
+  // Its data dir outlives the stop in the first test: the later ones back it up again.
+  server = await startServer({ keepDataDir: true });
   target = tempDir('mds-backup-');
 });
 afterAll(async () => {
   await server.stop();
+  rmSync(server.dataDir, { recursive: true, force: true });
   target[Symbol.dispose]();
 });
 
