@@ -74,6 +74,8 @@ export function createMetrics(src: MetricSources): Metrics {
   pulledCounter(reg, { name: 'mds_stream_upgrades_refused_total', help: 'Stream connection attempts refused, by HTTP status (401 key, 429 limit, 400 bad request, 403 plan)', labelNames: ['status'] }, () =>
     [...sc.refused].map(([status, n]): Sample => [{ status: String(status) }, n]),
   );
+  pulledCounter(reg, { name: 'mds_stream_conflations_total', help: 'Times a ?slow=conflate connection backed up and was held back to the newest quote of each line' }, () => one(sc.conflations));
+  pulledCounter(reg, { name: 'mds_stream_lag_warnings_total', help: 'lag frames sent: a connection had half of where its slow-consumer policy acts unsent' }, () => one(sc.lagWarnings));
   pulledCounter(reg, { name: 'mds_stream_frames_received_total', help: 'Frames received from stream clients' }, () => one(sc.framesIn));
   pulledCounter(reg, { name: 'mds_stream_messages_sent_total', help: 'Frames sent to stream clients, one per receiving connection: fanout (ticks, heartbeats) or reply (ready, acknowledgements, errors, replays, snapshots)', labelNames: ['kind'] }, () => [
     [{ kind: 'fanout' }, src.hub.published],

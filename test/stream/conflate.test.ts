@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { FeedInstrument } from '../../src/domain/feed.ts';
 import { FakeFeed } from '../support/fake-feed.ts';
 import { serverFrameMismatches } from '../support/frame-contract.ts';
+import { delta, scrape } from '../support/prometheus.ts';
 import { closeOf, OPCODE, rawConnect, type RawFrame, type RawWs } from '../support/raw-ws.ts';
 import { startServer, WEDNESDAY_US_OPEN, type TestServer } from '../support/server.ts';
 
@@ -22,7 +23,7 @@ const T0 = Date.parse(WEDNESDAY_US_OPEN);
 const lastBid = new Map<string, number>();
 
 beforeAll(async () => {
-  server = await startServer({ args: ['--feed', 'none', '--slow-consumer-bytes', String(BOUND)], feeds: [feed], waitForHistory: false });
+  server = await startServer({ args: ['--feed', 'none', '--slow-consumer-bytes', String(BOUND), '--metrics-port', '0'], feeds: [feed], waitForHistory: false });
 });
 afterAll(() => server.stop());
 
@@ -85,6 +86,8 @@ describe('slow consumer policy (?slow=)', () => {
   test('conflate: a client that stops reading gets, once it reads again, a conflated frame and each line\'s newest quote, never a stale one, then live quotes', async () => {
     const { raw, ready, arrived, until } = await connectSubscribed('&slow=conflate', ['crypto.quotes']);
     expect(ready.slow).toBe('conflate');
+    const metricsUrl = `http://127.0.0.1:${server.metricsPort}/metrics`;
+    const scrapedBefore = await scrape(metricsUrl);
     const before = tick;
     raw.socket.pause();
     await feedUntil(quoteRound, `${ready.session_id} (key`, 'is backed up');
@@ -134,6 +137,10 @@ describe('slow consumer policy (?slow=)', () => {
     }
     const caughtUpSeq = new Map(caughtUp.map((q) => [q.symbol, q.seq]));
     for (const q of live) expect(q.seq).toBe(caughtUpSeq.get(q.symbol)! + 1);
+    // An operator sees the episode in /metrics: one hold-back, one warning.
+    const scrapedAfter = await scrape(metricsUrl);
+    expect(delta(scrapedBefore, scrapedAfter, 'mds_stream_conflations_total')).toBe(1);
+    expect(delta(scrapedBefore, scrapedAfter, 'mds_stream_lag_warnings_total')).toBe(1);
     await raw[Symbol.asyncDispose]();
   }, 180_000);
 
