@@ -9,6 +9,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEV_KEY='smoke-key-123'
+METRICS_TOKEN='smoke-metrics-token-0123456789'
 START_TIMEOUT_S=60
 STOP_TIMEOUT_S=20
 HTTP_TIMEOUT_S=10
@@ -49,7 +50,7 @@ start_server() {
   PORT=''
   (cd "$WORK" && exec env -i PATH="$WORK/empty-path" HOME="$WORK" TMPDIR="$WORK/tmp" \
     ./mds serve --port 0 --host 127.0.0.1 --data-dir "$WORK/data" \
-    --history-days 2 --history-years 0 --dev-key "$DEV_KEY" >"$LOG" 2>&1) &
+    --history-days 2 --history-years 0 --dev-key "$DEV_KEY" --metrics-token "$METRICS_TOKEN" >"$LOG" 2>&1) &
   SERVER_PID=$!
   local deadline=$((SECONDS + START_TIMEOUT_S))
   while [[ -z "$PORT" ]]; do
@@ -209,6 +210,25 @@ check_websocket() {
     };' "ws://127.0.0.1:$PORT/?apiKey=$DEV_KEY" 2>&1
 }
 
+check_mcp() {
+  # MCP's SDK is loaded on the first request (not at start): it must be inside the binary too.
+  local got
+  got="$(curl -sS --max-time "$HTTP_TIMEOUT_S" -o "$WORK/body" -w '%{http_code}' -X POST \
+    -H "x-api-key: $DEV_KEY" -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' \
+    --data '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"smoke","version":"1"}}}' \
+    "http://127.0.0.1:$PORT/mcp")"
+  [[ "$got" == 200 ]] || { echo "POST /mcp: status $got; body: $(head -c 300 "$WORK/body")" >&2; return 1; }
+  expect_json 'j.result && j.result.serverInfo && j.result.serverInfo.name === "mds"'
+}
+
+check_metrics() {
+  # prom-client is loaded only when metrics are served (here with --metrics-token): inside the binary too.
+  local got
+  got="$(curl -sS --max-time "$HTTP_TIMEOUT_S" -o "$WORK/body" -w '%{http_code}' -H "authorization: Bearer $METRICS_TOKEN" "http://127.0.0.1:$PORT/metrics")"
+  [[ "$got" == 200 ]] || { echo "GET /metrics: status $got; body: $(head -c 300 "$WORK/body")" >&2; return 1; }
+  grep -q '^mds_http_requests_total' "$WORK/body" || { echo "/metrics has no mds_http_requests_total: $(head -c 300 "$WORK/body")" >&2; return 1; }
+}
+
 check_resumed() {
   grep -q 'resuming' "$LOG" || { echo "second start did not log 'resuming'" >&2; return 1; }
 }
@@ -262,6 +282,8 @@ main() {
   run_check quote
   run_check minute_bars
   run_check websocket
+  run_check mcp
+  run_check metrics
   stop_server
 
   start_server second

@@ -22,7 +22,8 @@ function filesUnder(dir: string): string[] {
 /** Imports of a file: module specifiers, resolved to `src/<layer>/...` for relative ones. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  // Static imports, and dynamic ones with a literal specifier (modules loaded on first use obey the same layers).
+  const specs = [...text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
   return specs.map((spec) => (spec.startsWith('.') ? relative(SRC, join(file, '..', spec)) : spec));
 }
 

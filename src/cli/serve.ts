@@ -38,11 +38,9 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { checkListenHost, listenFailure } from './listen-address.ts';
 import { VERSION } from '../version.ts';
 import { RequestMetrics } from '../api/request-metrics.ts';
-import { createMetrics, type Metrics } from '../metrics/registry.ts';
+import type { Metrics } from '../metrics/registry.ts';
 import { mainPortMetrics, serveMetricsPort } from '../metrics/endpoint.ts';
-import { planClusterNode } from '../cluster/cluster-node.ts';
-import { linkedAccounts } from '../cluster/accounts.ts';
-import { adoptBootstrap, bootstrapEdge } from '../cluster/edge-bootstrap.ts';
+import type { EdgeBootstrap } from '../cluster/edge-bootstrap.ts';
 import { describePair, readTlsPair, TlsFileError, type TlsPair } from './tls-pair.ts';
 import { Listeners } from './listeners.ts';
 import { tlsReloader } from './tls-reload.ts';
@@ -77,6 +75,12 @@ export interface ServeExtras {
  * `log`: the logger every part logs through; by default lines on stdout in --log-format from
  * --log-level up. Tests and embedders may give a sentence sink instead.
  */
+/** What a cluster node (--role ingest or edge) runs besides the rest of serve. */
+async function loadClusterCode() {
+  const [node, accounts, bootstrap] = await Promise.all([import('../cluster/cluster-node.ts'), import('../cluster/accounts.ts'), import('../cluster/edge-bootstrap.ts')]);
+  return { planClusterNode: node.planClusterNode, linkedAccounts: accounts.linkedAccounts, bootstrapEdge: bootstrap.bootstrapEdge, adoptBootstrap: bootstrap.adoptBootstrap };
+}
+
 export async function serve(config: ServeConfig, log?: Logger | Log, extras: ServeExtras = {}): Promise<RunningServer> {
   const dataDir = resolve(config.dataDir);
   // Lines are timed by the service clock, known once the replay (if any) is planned.
@@ -90,7 +94,9 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const feedIds = config.feed === 'none' || replay !== null ? [] : config.feed.split(',');
   const venuePlans = planVenueFeeds(feedIds, config.feedsFile === null ? null : readFeedsFile(config.feedsFile), VENUE_PROTOCOLS, process.env, config.feedsFile === null ? undefined : `feeds file ${config.feedsFile}`);
   const recordDir = config.record === null ? null : prepareRecordDir(config.record);
-  const clusterPlan = planClusterNode(config);
+  // The cluster's code and the NATS client (some 90 modules) are loaded only on a cluster node.
+  const clusterCode = config.role === 'all' ? null : await loadClusterCode();
+  const clusterPlan = clusterCode?.planClusterNode(config) ?? null;
   await checkListenHost(config.host);
   let tls: TlsPair | null = null;
   if (config.tlsCert !== null && config.tlsKey !== null) {
@@ -107,15 +113,15 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const clock = replay?.clock ?? edgeClock ?? (config.clockStartMs === null ? systemClock : shiftedClock(config.clockStartMs));
   serviceClock = clock;
   // A new edge (no store yet) waits, bootstrapping on its port, for the ingest node's latest snapshot.
-  let boot: Awaited<ReturnType<typeof bootstrapEdge>>;
+  let boot: EdgeBootstrap | null;
   try {
-    boot = await bootstrapEdge(config, dataDir, VERSION, logLine, tls);
+    boot = clusterCode === null ? null : await clusterCode.bootstrapEdge(config, dataDir, VERSION, logLine, tls);
   } catch (err) {
     unlock();
     throw listenFailure(config.host, config.port, err);
   }
   const store = Store.open({ dataDir, ringCapacity: config.ringCapacity, minFreeBytes: config.minFreeDiskBytes, nowMs: () => clock.nowMs(), log: logLine });
-  if (boot !== null) await adoptBootstrap(store, boot);
+  if (boot !== null) await clusterCode!.adoptBootstrap(store, boot);
   // Only an ingest node publishes the notes of history written outside the live path.
   if (config.role !== 'ingest') {
     store.historyChanges.stopNoting();
@@ -188,7 +194,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
 
   // A cluster node takes keys and plans from the ingest node and leases its calls (src/cluster/accounts.ts)
   // over the node's NATS link; its stored keys get 503 until the buckets are open.
-  const accounts = cluster === null || config.role === 'all' ? null : linkedAccounts(cluster.link, { role: config.role, clock, plans, log: logLine });
+  const accounts = cluster === null || clusterCode === null || config.role === 'all' ? null : clusterCode.linkedAccounts(cluster.link, { role: config.role, clock, plans, log: logLine });
   const auth = new Authenticator({ store, clock, plans, devKey, devPerMinute: config.rateLimitPerMinute, quota: accounts?.quota });
   auth.start();
   // Reachable NATS: the keys and buckets are ready before the port opens. Unreachable: serve meanwhile.
@@ -215,7 +221,8 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   });
   // Metrics are counted only when they are served somewhere (no hook on the request path otherwise).
   const requests = config.metricsPort !== null || config.metricsToken !== null ? new RequestMetrics() : undefined;
-  const metrics: Metrics | null = requests === undefined ? null : createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, cluster: cluster ?? undefined, clock, version: VERSION });
+  // prom-client (with its dependencies, some 90 modules) is loaded only when metrics are served.
+  const metrics: Metrics | null = requests === undefined ? null : (await import('../metrics/registry.ts')).createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, cluster: cluster ?? undefined, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
   const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests, keylessCrypto: keylessCryptoOn(config) });
   let metricsServer: Server<undefined> | null = null;
