@@ -40,6 +40,8 @@ export interface AppOptions {
   peerAddress?: PeerAddress;
   /** Where requests are counted for /metrics; absent (metrics off): no hook is added at all. */
   requests?: RequestMetrics;
+  /** The server itself speaks TLS (`--tls-cert`): the AsyncAPI document names `wss`. */
+  tls?: boolean;
   /** Serve Alpaca's crypto data routes to requests without a key (`--keyless-crypto`); off when absent. */
   keylessCrypto?: boolean;
 }
@@ -53,7 +55,7 @@ export function createApp(deps: ApiDeps, log: Logger | LineLog = stderrLogger(de
   const startedMs = deps.clock.nowMs();
   // Built once: the document only changes with the code.
   const openApiJson = JSON.stringify(buildOpenApi(ROUTE_TABLE));
-  const asyncApiJson = JSON.stringify(buildAsyncApi());
+  const asyncApiJson = JSON.stringify(buildAsyncApi({ tls: opts.tls === true }));
   const requests = opts.requests;
   /** The error handler's answer: errors of handlers, unknown paths, bad parameters. */
   const renderFailure = (code: string, error: unknown, requestId: string, request: Request): Response => {

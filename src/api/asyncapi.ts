@@ -80,7 +80,9 @@ function messageOf(row: MessageRow, components: Components): JsonObject {
   return message;
 }
 
-export function buildAsyncApi(): JsonObject {
+/** The document for a server that serves plain `ws`, or `wss` itself (`--tls-cert`). */
+export function buildAsyncApi(opts: { tls?: boolean } = {}): JsonObject {
+  const tls = opts.tls === true;
   const components = new Components();
   const messages: JsonObject = {};
   for (const row of STREAM_MESSAGES) messages[row.key] = messageOf(row, components);
@@ -116,9 +118,9 @@ export function buildAsyncApi(): JsonObject {
     servers: {
       mds: {
         host: '{host}',
-        protocol: 'ws',
+        protocol: tls ? 'wss' : 'ws',
         pathname: '/',
-        description: 'the mds server that serves this document (wss behind a TLS proxy)',
+        description: tls ? 'the mds server that serves this document, over TLS (its --tls-cert)' : 'the mds server that serves this document (wss behind a TLS proxy)',
         variables: { host: { default: 'localhost:8080', description: 'host and port of the mds server (`--port`, the same as REST)' } },
         security: [{ $ref: '#/components/securitySchemes/apiKeyQuery' }, { $ref: '#/components/securitySchemes/apiKeyHeader' }],
       },

@@ -29,7 +29,7 @@ const SECURITY_SCHEMES = {
 const DESCRIPTION = [
   'Read-only market data over REST: quotes, trades, snapshots and bars per asset class, market hours, fundamentals, bond yields and an economic calendar. Timestamps are Unix ms; a briefly missing value is null. Every response carries X-RateLimit-Limit and X-RateLimit-Remaining.',
   'Authorize with an API key: the `x-api-key` header or the `apiKey` query parameter (the header wins when both are sent). `/health`, `/openapi.json`, `/asyncapi.json`, `/docs` and `/console` need none; the compatibility routes take the key as their vendor does (see their tags).',
-  '**WebSocket stream.** Live quotes and trades, on the same port: `ws://HOST:PORT/?apiKey=KEY` (JSON text frames; `&format=msgpack` for msgpack binary frames). Subscribe with `{"action":"subscribe","channels":["crypto.quotes"],"symbols":["BTCUSD"]}`; a resume with `since` replays by per-symbol `seq`. Its channels and frames are described by the AsyncAPI document [/asyncapi.json](/asyncapi.json), and in docs/stream.md.',
+  '**WebSocket stream.** Live quotes and trades, on the same port: `ws://HOST:PORT/?apiKey=KEY`, or `wss://` when the server has TLS (JSON text frames; `&format=msgpack` for msgpack binary frames). Subscribe with `{"action":"subscribe","channels":["crypto.quotes"],"symbols":["BTCUSD"]}`; a resume with `since` replays by per-symbol `seq`. Its channels and frames are described by the AsyncAPI document [/asyncapi.json](/asyncapi.json), and in docs/stream.md.',
 ].join('\n\n');
 
 /** Named schemas, collected while schemas are turned into JSON with `$ref`s to them. */

@@ -224,7 +224,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   // prom-client (with its dependencies, some 90 modules) is loaded only when metrics are served.
   const metrics: Metrics | null = requests === undefined ? null : (await import('../metrics/registry.ts')).createMetrics({ requests, stream, hub, ingest: pipeline, feeds, hasFeeds: feeds.size > 0, store, cluster: cluster ?? undefined, clock, version: VERSION });
   const metricsRoute = mainPortMetrics(metrics, config.metricsToken, config.metricsPort !== null);
-  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests, keylessCrypto: keylessCryptoOn(config) });
+  const app = createApp({ store, bars: pipeline.bars, composites: pipeline, clock, auth, feed: config.feed, feedActivity: feeds.size > 0 ? (replay?.feed.activity(pipeline) ?? pipeline) : undefined, feeds, recording: recorder ?? undefined, cluster: cluster ?? undefined, version: VERSION, streamCaps: stream.limits }, logger, { nativeRoutes: { '/': root, '/mcp': mcp, '/metrics': metricsRoute, ...compatStream }, peerAddress, requests, keylessCrypto: keylessCryptoOn(config), tls: tls !== null });
   let metricsServer: Server<undefined> | null = null;
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -29,6 +29,15 @@ describe('the AsyncAPI document', () => {
     ]);
   });
 
+  test('names ws for a plain server and wss for one with its own TLS; the rest is the same document', async () => {
+    expect(doc.servers.mds.protocol).toBe('ws');
+    const tls = buildAsyncApi({ tls: true }) as any;
+    expect(tls.servers.mds.protocol).toBe('wss');
+    expect({ ...tls, servers: undefined }).toEqual({ ...doc, servers: undefined });
+    const { diagnostics } = await new Parser().parse(JSON.stringify(tls));
+    expect(diagnostics.filter((d) => d.severity <= 1)).toEqual([]);
+  });
+
   test('has one message per frame schema, each payload the named schema, and both key schemes', () => {
     expect(Object.keys(doc.components.messages).sort()).toEqual(STREAM_MESSAGES.map((m) => m.key).sort());
     for (const row of STREAM_MESSAGES) expect(doc.components.messages[row.key].payload).toEqual({ $ref: `#/components/schemas/${row.schema.$id}` });

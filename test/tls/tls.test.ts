@@ -62,6 +62,14 @@ describe('https', () => {
     expect(((await quote.json()) as { symbol: string }).symbol).toBe('BTCUSD');
   });
 
+  test('the AsyncAPI document names wss for this server', async () => {
+    const res = await get('/asyncapi.json');
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { servers: { mds: { protocol: string; description: string } } };
+    expect(doc.servers.mds.protocol).toBe('wss');
+    expect(doc.servers.mds.description).toContain('over TLS');
+  });
+
   test('plain http on the TLS port gets no answer', async () => {
     await expect(fetch(`http://127.0.0.1:${server.port}/health`)).rejects.toThrow();
   });
