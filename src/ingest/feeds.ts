@@ -5,6 +5,7 @@
 import type { BackfillRequest, Feed, FeedHealth, FeedInstrument, FeedSink } from '../domain/feed.ts';
 import type { SymbolEntry } from '../domain/instrument.ts';
 import { expectedSymbolFormat, symbolPattern } from '../domain/symbols.ts';
+import { getMarket } from '../market/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Pipeline } from './pipeline.ts';
 
@@ -200,7 +201,21 @@ export class FeedSet {
       this.log(`feed ${feedId}: ${inst.assetClass} ${JSON.stringify(inst.symbol)} is not a valid symbol (${expectedSymbolFormat(inst.assetClass)}); not served`);
       return null;
     }
-    this.store.registry.upsert([{ symbol: inst.symbol, assetClass: inst.assetClass, name: inst.name, market: null, baseSymbol: null, aliases: [], listed: true, decimals: inst.decimals }]);
+    // A stock's market is its symbol's prefix (`US:ZZTX` trades on US sessions), as for the
+    // catalog's stocks: its bars follow that market's sessions, and keys limited to markets see it
+    // as theirs. A prefix without a calendar here would leave its bars on UTC days: not served.
+    let market: string | null = null;
+    let baseSymbol: string | null = null;
+    if (inst.assetClass === 'stocks') {
+      const prefix = inst.symbol.slice(0, inst.symbol.indexOf(':'));
+      if (getMarket(prefix) === undefined) {
+        this.log(`feed ${feedId}: stocks ${inst.symbol} names the market ${prefix}, which has no calendar on this server (GET /markets lists them); not served`);
+        return null;
+      }
+      market = prefix;
+      baseSymbol = inst.symbol.slice(prefix.length + 1);
+    }
+    this.store.registry.upsert([{ symbol: inst.symbol, assetClass: inst.assetClass, name: inst.name, market, baseSymbol, aliases: [], listed: true, decimals: inst.decimals }]);
     this.log(`feed ${feedId}: learned ${inst.assetClass} ${inst.symbol} (${inst.name})`);
     return this.store.registry.resolve(inst.assetClass, inst.symbol) ?? null;
   }
