@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { isReplayFeed, parseReplaySpec, REPLAY_FORMAT } from './domain/replay-spec.ts';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts';
 import { DEFAULT_RETENTION, formatRetention, parseRetention, RETENTION_ALLOWED, type Retention } from './domain/retention.ts';
+import { TRUST_PROXY_ALLOWED, trustedProxies } from './auth/client-address.ts';
 
 export class UsageError extends Error {}
 
@@ -37,6 +38,8 @@ export interface ServeConfig {
   metricsPort: number | null;
   /** Bearer token that opens GET /metrics on the main port, or null (there it answers 404). */
   metricsToken: string | null;
+  /** Peers whose X-Forwarded-For names the client (`--trust-proxy`); empty: the socket's peer is the client. */
+  trustProxy: string[];
   /** `all`: one process, no NATS; `ingest`: feeds in, publishes to JetStream; `edge`: consumes JetStream, serves. */
   role: Role;
   /** NATS server URLs, comma-separated (`nats://host:4222`), or null (role all). */
@@ -222,6 +225,25 @@ const OPTIONS = [
     parse: (raw: string, name: string) => {
       if (raw.length < 16 || raw.length > 256 || /[^\x21-\x7e]/.test(raw)) throw new UsageError(`${name} must be 16 to 256 printable ASCII characters without spaces`);
       return raw;
+    },
+  },
+  {
+    key: 'trustProxy',
+    flag: 'trust-proxy',
+    env: 'MDS_TRUST_PROXY',
+    arg: 'LIST',
+    allowed: TRUST_PROXY_ALLOWED,
+    help: "reverse proxies whose X-Forwarded-For names the client for the per-address limits, e.g. 'loopback' or 10.0.0.0/8 (default: none, the socket's peer)",
+    fallback: [],
+    shownDefault: 'none',
+    parse: (raw: string, name: string) => {
+      const list = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+      try {
+        trustedProxies(list);
+      } catch (err) {
+        throw new UsageError(`${name} must be ${TRUST_PROXY_ALLOWED}: ${err instanceof Error ? err.message : String(err)}, got ${JSON.stringify(raw)}`);
+      }
+      return list;
     },
   },
   { key: 'role', flag: 'role', env: 'MDS_ROLE', arg: 'ROLE', allowed: `one of ${ROLES.join(', ')}`, help: "'all': one process, no NATS; 'ingest': run the feeds and publish to NATS JetStream; 'edge': serve from what an ingest node publishes (see docs/cluster.md)", fallback: 'all', parse: oneOf(ROLES) },

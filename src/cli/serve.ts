@@ -10,6 +10,7 @@ import { HISTORY_BUILD_META } from '../domain/history-build.ts';
 import type { Server } from 'bun';
 import { createApp, type NativeRoute } from '../api/app.ts';
 import { Authenticator } from '../auth/authenticator.ts';
+import { clientAddress, trustedProxies } from '../auth/client-address.ts';
 import { loadPlans } from './plans-file.ts';
 import { createStream, type ConnData } from '../stream/connections.ts';
 import { StreamHub } from '../stream/hub.ts';
@@ -202,7 +203,12 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const hub = new StreamHub(clock);
   // Keys whose plan this server's table lacks answer 403 naming the plan; say so now, not at the first call.
   for (const { id, plan } of auth.keysWithoutPlan()) logger.warn(`key ${id} has plan ${JSON.stringify(plan)}, which the plans table does not have: its calls get 403 until the plan is added or the key updated`);
-  const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes } });
+  // The per-address limits count clients: behind trusted proxies (--trust-proxy), the forwarded address.
+  const trust = trustedProxies(config.trustProxy);
+  let listeners: Listeners | null = null;
+  // Any listener answers for a request of another (the address is the request's socket's).
+  const peerAddress = (req: Request) => clientAddress(listeners?.current.requestIP(req)?.address, req.headers.get('x-forwarded-for'), trust);
+  const stream = createStream({ store, clock, hub, auth, log: logLine, limits: { heartbeatMs: config.heartbeatMs, slowConsumerBytes: config.slowConsumerBytes }, clientAddress: peerAddress });
   pipeline.subscribe(hub);
   pipeline.subscribeBars(hub);
   // One port. `/` with a WebSocket handshake is the stream; every REST route is the app's, each
@@ -210,9 +216,6 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   const root: NativeRoute = (req, srv) => (req.headers.get('upgrade')?.toLowerCase() === 'websocket' ? stream.upgrade(req, srv) : app.fetch(req));
   // The Massive/Alpaca dialects' stream paths (their connections run on the native stream's code).
   const compatStream = compatStreamRoutes(hub, stream, (req) => app.fetch(req));
-  let listeners: Listeners | null = null;
-  // Any listener answers for a request of another (the address is the request's socket's).
-  const peerAddress = (req: Request) => listeners?.current.requestIP(req)?.address;
   // MCP for AI agents on the same port: the key is checked as REST checks it, and every tool call
   // is the REST calls it mirrors, made in-process as that key (same plans, quotas, messages).
   const mcp = createMcpHandler({
@@ -287,6 +290,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
   if (tls !== null) logger.info(`TLS: ${describePair(tls, systemClock.nowMs())} (SIGHUP re-reads ${config.tlsCert} and ${config.tlsKey})`);
   if (metricsServer !== null) logger.info(`metrics on http://${shownHost}:${metricsServer.port}/metrics (open to anyone who can reach this port)`);
   if (config.metricsToken !== null) logger.info(`metrics on ${http}://${shownHost}:${port}/metrics for the metrics token (Authorization: Bearer)`);
+  if (trust !== null) logger.info(`per-address limits read X-Forwarded-For from the proxies ${config.trustProxy.join(', ')} (--trust-proxy)`);
   logger.info(`data dir ${dataDir}`);
   if (devKey !== null) {
     logger.info(`feed ${config.feed}; development API key (send as x-api-key): ${devKey}`);

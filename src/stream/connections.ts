@@ -95,6 +95,8 @@ export interface ConnData {
   /** When the checks first saw it falling behind (null: it is not), and whether its `lag` warning of this episode went out. */
   lagSinceMs: number | null;
   lagWarned: boolean;
+  /** The client's address at the upgrade (behind a trusted proxy, the one it forwarded), for the per-address limits. */
+  address: string;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -119,6 +121,8 @@ export interface StreamDeps {
   hub: StreamHub;
   auth: Authenticator;
   limits?: Partial<StreamLimits>;
+  /** The client address of an upgrade request (behind trusted proxies, the forwarded one); absent: the socket's peer. */
+  clientAddress?: (req: Request) => string | undefined;
   /** Connection events worth an operator's eye (closed as slow consumer, key revoked); never a secret. */
   log?: (line: string) => void;
 }
@@ -167,6 +171,7 @@ export function createStream(deps: StreamDeps) {
   let counter = 0;
   let timers: ReturnType<typeof setInterval>[] = [];
   const log = deps.log ?? (() => {});
+  const addressOf = (req: Request, server: Server<ConnData>): string => (deps.clientAddress ? deps.clientAddress(req) : server.requestIP(req)?.address) ?? 'unknown';
   const counts: StreamCounts = { opened: 0, refused: new Map(), closed: new Map(), framesIn: 0, framesOut: 0, bytesOut: 0, conflations: 0, lagWarnings: 0 };
 
   /** Sends one frame to one connection, counted. */
@@ -198,7 +203,7 @@ export function createStream(deps: StreamDeps) {
     const format: Format = formatRaw === 'msgpack' ? 'msgpack' : 'json';
     if (auth === null || !auth.ok) {
       const limiter = deps.auth.anonymous;
-      const state = limiter.take(server.requestIP(req)?.address ?? 'unknown');
+      const state = limiter.take(addressOf(req, server));
       const rate = { limit: limiter.limit, remaining: state.remaining, resetMs: state.resetMs };
       const status = !state.allowed ? 429 : auth !== null && auth.code === 'PLAN_MISSING' ? 403 : 401;
       const message = !state.allowed
@@ -210,7 +215,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: addressOf(req, server) };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -237,7 +242,7 @@ export function createStream(deps: StreamDeps) {
     const slow = slowRaw as SlowPolicy;
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: addressOf(req, server) };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -255,7 +260,7 @@ export function createStream(deps: StreamDeps) {
    * frame (checkKey), and the connection counts under its key once admitted.
    */
   function upgradeDialect(req: Request, server: Server<ConnData>, session: DialectSession): Response | undefined {
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format: session.audience, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused: null, session, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: addressOf(req, server) };
     if (server.upgrade(req, { data })) return undefined;
     return refusal(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -265,7 +270,7 @@ export function createStream(deps: StreamDeps) {
       const auth = deps.auth.authenticate(key);
       if (auth.ok) return auth;
       // As a refused upgrade: a bad key costs the address one call of the keyless limiter.
-      const state = deps.auth.anonymous.take(ws.remoteAddress || 'unknown');
+      const state = deps.auth.anonymous.take(ws.data.address);
       if (!state.allowed) return { ok: false, rateLimited: true, message: 'rate limit exceeded' };
       return { ok: false, rateLimited: false, message: auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : auth.code === 'PLAN_MISSING' ? 'plan not offered by this server' : 'invalid API key') };
     },

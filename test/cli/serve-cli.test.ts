@@ -41,7 +41,7 @@ describe('mds help', () => {
   test('mds serve --help lists every flag with its env var, descriptions in one column', async () => {
     const r = await runMds('serve', '--help');
     expect(r.code).toBe(0);
-    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'log-format', 'log-level', 'metrics-port', 'metrics-token', 'role', 'nats', 'nats-creds', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'edge-max-lag-ms', 'edge-bootstrap-timeout', 'snapshot-every', 'keyless-crypto', 'tls-cert', 'tls-key', 'no-dev-key'];
+    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'log-format', 'log-level', 'metrics-port', 'metrics-token', 'role', 'nats', 'nats-creds', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'edge-max-lag-ms', 'edge-bootstrap-timeout', 'snapshot-every', 'keyless-crypto', 'trust-proxy', 'tls-cert', 'tls-key', 'no-dev-key'];
     for (const flag of flags) expect(r.out).toContain(`--${flag}`);
     for (const env of ['MDS_PORT', 'MDS_HOST', 'MDS_DATA_DIR', 'MDS_FEED', 'MDS_SEED', 'MDS_DEV_KEY', 'MDS_HEARTBEAT_MS', 'MDS_SLOW_CONSUMER_BYTES', 'MDS_NO_DEV_KEY']) expect(r.out).toContain(`env ${env}`);
     const rows = r.out.split('\n').filter((line) => /^  -/.test(line));
@@ -77,6 +77,7 @@ describe('mds serve usage errors exit 2 with a message naming the flag', () => {
     [['--log-format', 'xml'], 'mds: --log-format must be one of text, json, got "xml"'],
     [['--log-level', 'verbose'], 'mds: --log-level must be one of debug, info, warn, error, got "verbose"'],
     [['--log-level'], 'mds: --log-level needs a value: one of debug, info, warn, error'],
+    [['--trust-proxy', 'loopback,proxy.example.com'], 'mds: --trust-proxy must be addresses or CIDR ranges (10.0.0.1, 10.0.0.0/8, ::1, fd00::/8) and the names loopback, linklocal, uniquelocal, comma-separated: invalid IP address: proxy.example.com, got "loopback,proxy.example.com"'],
   ])('%p', async (args, message) => {
     using dir = tempDir();
     const r = await runMds('serve', '--data-dir', join(dir.path, 'data'), ...args);
