@@ -39,6 +39,15 @@ export interface Health {
     ticks: number | null;
     conflated_quotes: number;
     dropped_ticks: number;
+    corporate_actions: {
+      state: 'pending' | 'ok' | 'retrying';
+      last_round_ms: number | null;
+      failure: string | null;
+      next_due_ms: number;
+      added: number;
+      replaced: number;
+      bad_rows: number;
+    } | null;
   }[];
   disk: {
     space: 'ok' | 'low';

@@ -4,7 +4,7 @@
 // reason: writes to the data dir fail, its free space is under the threshold, the store holds part
 // of a history import that a stop cut short or that failed midway, or (a cluster node) NATS is away
 // or an edge is behind the stream.
-import type { FeedHealth } from '../domain/feed.ts';
+import type { CorporateActionsHealth, FeedHealth } from '../domain/feed.ts';
 import type { HealthBody } from '../domain/health-schema.ts';
 import { HISTORY_BUILD_META, type HistoryBuildRecord } from '../domain/history-build.ts';
 import type { ClusterStatus, SnapshotStatus } from '../domain/cluster-status.ts';
@@ -41,7 +41,13 @@ function feedBody(h: FeedHealth, nowMs: number): HealthBody['feeds'][number] {
     ticks: h.ticks ?? null,
     conflated_quotes: h.conflated ?? 0,
     dropped_ticks: h.dropped ?? 0,
+    corporate_actions: corporateActionsBody(h.corporateActions),
   };
+}
+
+function corporateActionsBody(c: CorporateActionsHealth | undefined): HealthBody['feeds'][number]['corporate_actions'] {
+  if (c === undefined) return null;
+  return { state: c.state, last_round_ms: c.lastRoundMs === null ? null : Math.round(c.lastRoundMs), failure: c.failure, next_due_ms: Math.round(c.nextDueMs), added: c.added, replaced: c.replaced, bad_rows: c.badRows };
 }
 
 export function healthBody(deps: ApiDeps, startedMs: number): HealthBody {

@@ -65,6 +65,25 @@ export interface FeedHealth {
   conflated?: number;
   /** Ticks dropped before ingest because the hand-over queue was full. */
   dropped?: number;
+  /** The feed's corporate-actions fetch (keyed stock feeds with a REST source); absent: it has none. */
+  corporateActions?: CorporateActionsHealth;
+}
+
+/** Where a feed's corporate-actions fetch stands. */
+export interface CorporateActionsHealth {
+  /** `pending` until the first round ends, `ok` after a round that fetched everything, `retrying` while a failure is retried. */
+  state: 'pending' | 'ok' | 'retrying';
+  /** When the last complete round ended (service clock, epoch ms), or null before one did. */
+  lastRoundMs: number | null;
+  /** The failure being retried, or null. */
+  failure: string | null;
+  /** When the next round or retry is due (epoch ms). */
+  nextDueMs: number;
+  /** Actions stored new, and stored over a different earlier version, since the start. */
+  added: number;
+  replaced: number;
+  /** Rows skipped as bad (each logged). */
+  badRows: number;
 }
 
 /** What a feed's history backfill is asked to cover. */

@@ -27,6 +27,27 @@ export const FeedHealthSchema = T.Object(
     conflated_quotes: T.Integer({ minimum: 0 }),
     /** Ticks dropped before ingest because the feed's hand-over queue was full. */
     dropped_ticks: T.Integer({ minimum: 0 }),
+    /** The feed's corporate-actions fetch (a keyed stock feed's splits and dividends), or null for a feed without one. */
+    corporate_actions: T.Union([
+      T.Object(
+        {
+          /** pending until the first round ends; ok after a complete round; retrying while a failure is retried (the feed itself goes on). */
+          state: T.Union([T.Literal('pending'), T.Literal('ok'), T.Literal('retrying')]),
+          /** When the last complete round ended (Unix ms), or null before one did. */
+          last_round_ms: T.Union([T.Integer(), T.Null()]),
+          /** The failure being retried, or null. */
+          failure: T.Union([T.String(), T.Null()]),
+          /** When the next round or retry is due (Unix ms). */
+          next_due_ms: T.Integer(),
+          /** Actions stored new, and over an earlier version, since the start; rows skipped as bad. */
+          added: T.Integer({ minimum: 0 }),
+          replaced: T.Integer({ minimum: 0 }),
+          bad_rows: T.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      T.Null(),
+    ]),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,7 @@
 // make progress (a vendor's per-minute rate limit), with a growing delay while they do not.
 import type { Clock } from '../clock.ts';
 import { parseDividendInput, parseSplitInput, type Dividend, type Split } from '../domain/corporate-actions.ts';
-import type { BackfillRequest, Feed, FeedInstrument, FeedSink } from '../domain/feed.ts';
+import type { BackfillRequest, CorporateActionsHealth, Feed, FeedInstrument, FeedSink } from '../domain/feed.ts';
 import { DAY_MS } from '../domain/timeframes.ts';
 import type { Store } from '../store/index.ts';
 import type { ActionRowFields, ActionsRequest, ActionsSource } from './adapters/actions-source.ts';
@@ -50,6 +50,8 @@ export interface ActionsSyncStatus {
   /** The failure being retried, or null. */
   failure: string | null;
   nextDueMs: number;
+  /** When the last complete round ended, or null before one did. */
+  lastRoundMs: number | null;
 }
 
 export class ActionsSync {
@@ -65,7 +67,7 @@ export class ActionsSync {
   /** The requests of the round under way (from the one that failed last), or null between rounds. */
   private pending: ActionsRequest[] | null = null;
   private retryMs = RETRY_MIN_MS;
-  readonly status: ActionsSyncStatus = { rounds: 0, requests: 0, added: 0, replaced: 0, badRows: 0, failure: null, nextDueMs: 0 };
+  readonly status: ActionsSyncStatus = { rounds: 0, requests: 0, added: 0, replaced: 0, badRows: 0, failure: null, nextDueMs: 0, lastRoundMs: null };
 
   constructor(private readonly opts: ActionsSyncOptions) {
     this.restUrl = opts.restUrl ?? opts.source.defaultRestUrl;
@@ -84,6 +86,12 @@ export class ActionsSync {
       this.timer.unref?.();
     }
     void this.tick();
+  }
+
+  /** Where the fetch stands, for /health and /metrics. */
+  health(): CorporateActionsHealth {
+    const s = this.status;
+    return { state: s.failure !== null ? 'retrying' : s.lastRoundMs === null ? 'pending' : 'ok', lastRoundMs: s.lastRoundMs, failure: s.failure, nextDueMs: s.nextDueMs, added: s.added, replaced: s.replaced, badRows: s.badRows };
   }
 
   async stop(): Promise<void> {
@@ -142,6 +150,7 @@ export class ActionsSync {
     if (this.status.failure !== null) this.opts.log(`feed ${this.opts.feedId}: corporate actions fetched again after the failure (${this.status.failure})`);
     this.status.failure = null;
     this.retryMs = RETRY_MIN_MS;
+    this.status.lastRoundMs = this.opts.clock.nowMs();
     this.status.nextDueMs = this.opts.clock.nowMs() + this.everyMs;
     if (added + replaced > 0) this.opts.log(`feed ${this.opts.feedId}: corporate actions of ${this.symbolOf.size} symbols: ${added} new, ${replaced} replaced`);
     if (bad > 0) this.opts.log(`warn: feed ${this.opts.feedId}: ${bad} corporate actions skipped as bad (the first: ${firstBad})`);
@@ -238,7 +247,7 @@ export function withCorporateActions(feed: Feed, sync: ActionsSync): Feed {
       await sync.stop();
       await feed.stop();
     },
-    health: () => feed.health(),
+    health: () => ({ ...feed.health(), corporateActions: sync.health() }),
     ...(feed.backfill && { backfill: (request: BackfillRequest) => feed.backfill!(request) }),
     ...(feed.backfillOlder && { backfillOlder: () => feed.backfillOlder!() }),
   };

@@ -109,6 +109,7 @@ export function createMetrics(src: MetricSources): Metrics {
   pulledCounter(reg, { name: 'mds_feed_sequence_gaps_total', help: 'Messages the source numbers that arrived out of turn', labelNames: ['feed'] }, perFeed((h) => h.sequenceGaps ?? 0));
   pulledCounter(reg, { name: 'mds_feed_ticks_total', help: 'Quotes and trades the feed produced (feeds that count them)', labelNames: ['feed'] }, perFeed((h) => h.ticks));
   pulledCounter(reg, { name: 'mds_feed_dropped_ticks_total', help: "Ticks dropped before ingest because the feed's hand-over queue was full", labelNames: ['feed'] }, perFeed((h) => h.dropped ?? 0));
+  pulledGauge(reg, { name: 'mds_feed_corporate_actions_failing', help: "Whether the feed's corporate-actions fetch is retrying a failure (1) or not (0); absent for a feed without one", labelNames: ['feed'] }, perFeed((h) => (h.corporateActions === undefined ? null : h.corporateActions.state === 'retrying' ? 1 : 0)));
   pulledCounter(reg, { name: 'mds_feed_conflated_quotes_total', help: 'Quotes replaced by a newer one of the same instrument before ingest', labelNames: ['feed'] }, perFeed((h) => h.conflated ?? 0));
   pulledGauge(reg, { name: 'mds_feed_instruments', help: 'Instruments the feed supplies', labelNames: ['feed'] }, perFeed((h) => h.instruments));
   pulledGauge(reg, { name: 'mds_feed_instrument_errors', help: 'Instruments of the feed the venue refused or dropped, until they subscribe or tick again', labelNames: ['feed'] }, perFeed((h) => Object.keys(h.instrumentErrors ?? {}).length));

@@ -57,8 +57,8 @@ describe('/health lists every feed', () => {
       ['fake', 'live'],
       ['broken', 'failed'],
     ]);
-    expect(Object.keys(body.feeds[0])).toEqual(['id', 'state', 'connected_since', 'last_message_age_ms', 'messages_per_second', 'reconnects', 'parse_errors', 'sequence_gaps', 'instruments', 'reason', 'instrument_errors', 'ticks', 'conflated_quotes', 'dropped_ticks']);
-    expect(body.feeds[0]).toMatchObject({ instruments: 2, reconnects: 0, parse_errors: 0, reason: null });
+    expect(Object.keys(body.feeds[0])).toEqual(['id', 'state', 'connected_since', 'last_message_age_ms', 'messages_per_second', 'reconnects', 'parse_errors', 'sequence_gaps', 'instruments', 'reason', 'instrument_errors', 'ticks', 'conflated_quotes', 'dropped_ticks', 'corporate_actions']);
+    expect(body.feeds[0]).toMatchObject({ instruments: 2, reconnects: 0, parse_errors: 0, reason: null, corporate_actions: null });
     expect(body.feeds[0].last_message_age_ms).toBeGreaterThanOrEqual(0);
     expect(body.feeds[1]).toMatchObject({ state: 'failed', reason: 'start failed: broken cannot connect', connected_since: null });
     expect(server.logs.some((l) => l.includes('feed broken failed: start failed: broken cannot connect'))).toBe(true);

@@ -248,9 +248,17 @@ describe('wiring', () => {
     const sync = massiveSync([stock('AAPL')]);
     const wrapped = withCorporateActions(feed, sync);
     wrapped.start({ quote() {}, trade() {}, stale() {} });
+    // Before its first round ends the fetch is pending; then the failure shows in the feed's health.
+    expect(wrapped.health().corporateActions).toMatchObject({ state: 'pending', lastRoundMs: null, failure: null });
     await sync.tick();
     expect(sync.status.failure).toBe('HTTP 502 from /v3/reference/splits: upstream down');
     expect(wrapped.health().state).toBe('live');
+    expect(wrapped.health().corporateActions).toEqual({ state: 'retrying', lastRoundMs: null, failure: 'HTTP 502 from /v3/reference/splits: upstream down', nextDueMs: clock.nowMs() + 60_000, added: 0, replaced: 0, badRows: 0 });
+    // The vendor answers again: the retry completes the round, and the feed's health says so.
+    massiveFixtures();
+    clock.advance(60_000);
+    await sync.tick();
+    expect(wrapped.health().corporateActions).toMatchObject({ state: 'ok', lastRoundMs: clock.nowMs(), failure: null, added: 4 });
     await wrapped.stop();
     expect(feed.state).toBe('stopped');
     clock.advance(DAY);
@@ -277,6 +285,11 @@ describe('mds serve --feed massive', () => {
       { execution_date: '2020-08-31', split_from: 1, split_to: 4 },
     ]);
     await until(async () => (await server.json('/stocks/dividends/US:AAPL')).body.results?.length === 2, 'the fetched dividends');
+    // /health tells the fetch's state beside the feed's own (the WebSocket is down, the fetch is not).
+    const fetchOf = async () => ((await server.json('/health')).body.feeds as { id: string; corporate_actions: Record<string, unknown> | null }[]).find((f) => f.id === 'massive')!.corporate_actions;
+    await until(async () => (await fetchOf())?.state === 'ok', "the massive feed's corporate_actions state ok on /health");
+    expect(await fetchOf()).toMatchObject({ state: 'ok', failure: null, added: 4, replaced: 0, bad_rows: 0 });
+    expect((await fetchOf())!.last_round_ms).toBeGreaterThan(0);
     expect(asked.filter((a) => a.path.startsWith('/v3/')).every((a) => a.headers.get('authorization') === 'Bearer serve-key')).toBe(true);
   }, 60_000);
 });

@@ -77,6 +77,7 @@ describe('record and replay on a real server', () => {
         ticks: 122,
         conflated_quotes: 0,
         dropped_ticks: 0,
+        corporate_actions: null,
       },
     ]);
     expect(await Promise.all(['BTCUSD', 'ETHUSD'].map(async (s) => (await replayed.json(BARS(s))).body))).toEqual(liveBars);
