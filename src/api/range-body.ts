@@ -73,6 +73,8 @@ function sameBar(saved: Float64Array, live: Bar | null): boolean {
 }
 
 const memos = new WeakMap<object, BodyMemo>();
+/** Stands for the series' newest bars in the memo of a window they can no longer reach. */
+const SETTLED = Number.MIN_SAFE_INTEGER;
 
 /** The range body memo's numbers for a store, for /metrics (zeros before the first range request). */
 export function rangeMemoStats(store: object): { hits: number; misses: number; entries: number; bytes: number } {
@@ -85,9 +87,16 @@ export function rangeBody(deps: ApiDeps, entry: SymbolEntry, p: RangeParams): Ui
   let memo = memos.get(deps.store);
   if (!memo) memos.set(deps.store, (memo = new BodyMemo()));
   const key = `${entry.id}:${p.tf}:${p.fromMs}:${p.toMs}:${p.limit}:${p.offset}:${p.sort}`;
-  const lastT = deps.store.lastCompletedBarT(entry.id, p.tf) ?? -Infinity;
+  const completedT = deps.store.lastCompletedBarT(entry.id, p.tf) ?? -Infinity;
   const revision = deps.store.barsRevision(entry.id, p.tf);
-  const live = deps.bars.barInProgress(entry.id, p.tf);
+  const inProgress = deps.bars.barInProgress(entry.id, p.tf);
+  // A window that ends before the bar in progress (or, with none, at the last completed bar) no
+  // longer changes with the live feed: every later bar starts after it, so only an import (the
+  // revision) can change its body. Kept across ticks, where a window the feed may still reach is
+  // built again after any change to its series' newest bars.
+  const settled = inProgress ? p.toMs <= inProgress.t : p.toMs <= completedT + 1;
+  const lastT = settled ? SETTLED : completedT;
+  const live = settled ? null : inProgress;
   const known = memo.get(key, lastT, revision, live);
   if (known) return known;
   const body = writeRangeBody(deps.store, entry, p.tf, rangePage(deps, entry, p));

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { parseServeConfig, UsageError } from '../../src/config.ts';
 import { delta, scrape, series, type Scrape } from '../support/prometheus.ts';
+import { until } from '../support/cli.ts';
 import { startServer, TEST_KEY, type TestServer } from '../support/server.ts';
 import { connect } from '../support/ws-client.ts';
 
@@ -78,6 +79,20 @@ describe('metrics port', () => {
     // The first may hit too, when an earlier test asked for the same window.
     expect(lookups('hit') + lookups('miss')).toBe(2);
     expect(lookups('hit')).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a window of past days stays a cache hit while its series ticks on', async () => {
+    const path = '/crypto/agg/BTCUSD/1/minute/2026-03-02/2026-03-03?limit=50';
+    expect((await server.get(path)).status).toBe(200);
+    // BTCUSD ticks between the two requests: its bar in progress changes, the window does not.
+    const tsOf = async () => (await server.json('/crypto/quote/BTCUSD')).body.timestamp as number;
+    const seen = await tsOf();
+    await until(async () => (await tsOf()) !== seen, 'a new BTCUSD quote');
+    const before = await scrape(metricsUrl);
+    expect((await server.get(path)).status).toBe(200);
+    const after = await scrape(metricsUrl);
+    expect(delta(before, after, series('mds_cache_lookups_total', { cache: 'range_body', result: 'hit' }))).toBe(1);
+    expect(delta(before, after, series('mds_cache_lookups_total', { cache: 'range_body', result: 'miss' }))).toBe(0);
   });
 
   test('the metrics port serves /metrics only, and scrapes are not counted as REST requests', async () => {
