@@ -204,7 +204,7 @@ export const StreamLagSchema = T.Object(
   {
     type: T.Literal('lag'),
     unsent_bytes: T.Integer({ minimum: 0, description: 'bytes the server had queued for this connection and not yet sent when it warned' }),
-    limit_bytes: T.Integer({ minimum: 1, description: 'where the policy acts: `slow_consumer_bytes` (closed with 4008) under `disconnect`, a quarter of it (quotes held back and conflated) under `conflate`' }),
+    limit_bytes: T.Integer({ minimum: 1, description: 'where the policy acts: `slow_consumer_bytes` (closed with 4008) under `disconnect`, a quarter of it (quotes held back and conflated) under `conflate`, or the bound itself for a `conflate` connection with no quotes to conflate' }),
     slow: T.Union([T.Literal('disconnect'), T.Literal('conflate')], { description: "the connection's slow-consumer policy (`?slow=`)" }),
     lag_ms: T.Integer({ minimum: 0, description: 'how long the connection has been falling behind: since the server first saw more than an eighth of `limit_bytes` unsent (checked every 50 ms)' }),
     ts: T.Integer({ description: 'when the server warned, Unix ms (service clock)' }),

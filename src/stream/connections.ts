@@ -95,8 +95,11 @@ export interface ConnData {
   /** When the checks first saw it falling behind (null: it is not), and whether its `lag` warning of this episode went out. */
   lagSinceMs: number | null;
   lagWarned: boolean;
-  /** The client's address at the upgrade (behind a trusted proxy, the one it forwarded), for the per-address limits. */
-  address: string;
+  /**
+   * A dialect's connection: the client's address at the upgrade (behind a trusted proxy, the one it
+   * forwarded), which its key check after the upgrade counts against; null for native connections.
+   */
+  address: string | null;
 }
 
 /** Why a browser's connection is closed right after it opens. */
@@ -215,7 +218,7 @@ export function createStream(deps: StreamDeps) {
       // (the page gets close code 1006 and nothing else): they get the error as a frame and a close code.
       if (req.headers.get('origin') !== null) {
         const refused: RefusedKey = status === 429 ? { closeCode: CLOSE_FLOOD, code: 'rate_limited', message } : { closeCode: CLOSE_KEY_INVALID, code: 'unauthorized', message };
-        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: addressOf(req, server) };
+        const data: ConnData = { id: `s${(++counter).toString(36)}`, account: NO_ACCOUNT, format, subs: new Map(), frames: 0, windowStartMs: 0, budgetSlot: -1, maxFrameChars: 0, replayLeft: 0, slowSweeps: null, refused, session: null, slow: 'disconnect', backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: null };
         if (server.upgrade(req, { data })) {
           countIn(counts.refused, status);
           return undefined;
@@ -242,7 +245,7 @@ export function createStream(deps: StreamDeps) {
     const slow = slowRaw as SlowPolicy;
     const maxConnections = connectionLimit(account);
     if ((perKey.get(account.id) ?? 0) >= maxConnections) return refuse(429, `too many connections: at most ${maxConnections} per key`, keyRate());
-    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: addressOf(req, server) };
+    const data: ConnData = { id: `s${(++counter).toString(36)}`, account, format, subs: new Map(), frames: 0, windowStartMs: deps.clock.nowMs(), budgetSlot: slot, maxFrameChars: frameSizeLimit(subscriptionLimit(account)), replayLeft: replayBudget(), slowSweeps: null, refused: null, session: null, slow, backlog: null, hasConflated: false, lagSinceMs: null, lagWarned: false, address: null };
     if (server.upgrade(req, { data })) return undefined;
     return refuse(400, 'WebSocket upgrade failed: send a WebSocket handshake to this URL');
   }
@@ -270,7 +273,7 @@ export function createStream(deps: StreamDeps) {
       const auth = deps.auth.authenticate(key);
       if (auth.ok) return auth;
       // As a refused upgrade: a bad key costs the address one call of the keyless limiter.
-      const state = deps.auth.anonymous.take(ws.data.address);
+      const state = deps.auth.anonymous.take(ws.data.address ?? 'unknown');
       if (!state.allowed) return { ok: false, rateLimited: true, message: 'rate limit exceeded' };
       return { ok: false, rateLimited: false, message: auth.message ?? (auth.code === 'REVOKED_KEY' ? 'API key revoked' : auth.code === 'PLAN_MISSING' ? 'plan not offered by this server' : 'invalid API key') };
     },
