@@ -3,7 +3,10 @@
 // 1,000 WebSocket clients with `?slow=conflate` take every crypto quote. Three measurements, each
 // from the same client code (bench/lib/fanout-client.ts):
 //   1. the ceiling: a bare Bun.serve publishing quote frames to one topic as fast as the clients
-//      take them (bench/lib/publish-ceiling-server.ts), on the server core;
+//      take them (bench/lib/publish-ceiling-server.ts), on the server core, one frame per venue
+//      instrument per turn of its event loop: conflated to the newest quote per instrument, mds
+//      cannot put more in one send to a client, and on loopback the sends per second are the
+//      limit of both (docs/performance.md, "Fan-out with conflate");
 //   2. mds, 1,000 fast clients: messages/s delivered, p50/p99 tick ts to client, evictions;
 //   3. mds, 900 fast clients and 100 that stop reading (bench/lib/stalled-clients.ts): the 900's
 //      messages/s and p99, compared with run 2's p99.
@@ -19,6 +22,11 @@ import { startReplayVenue } from './lib/replay-venue.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import { startMds } from './lib/server.ts';
 import { writeFeedsFile } from './venue-e2e.ts';
+import { venueProtocolById } from '../src/ingest/adapters/registry.ts';
+
+const VENUE = 'binance';
+/** The instruments the venue replays: the most quotes a conflating server has for one pass. */
+const INSTRUMENTS = venueProtocolById(VENUE)!.defaultInstruments.length;
 
 const MIN_CEILING_RATIO = 0.8;
 const MAX_P99_MS = 50;
@@ -116,10 +124,10 @@ async function measure(ctx: BenchContext, port: number, key: string, serverPid: 
 }
 
 async function measureCeiling(ctx: BenchContext, connections: number): Promise<Measured> {
-  const server = spawnPinned(SERVER_CORE, [BUN, join(import.meta.dir, 'lib', 'publish-ceiling-server.ts')]);
+  const server = spawnPinned(SERVER_CORE, [BUN, join(import.meta.dir, 'lib', 'publish-ceiling-server.ts'), '--per-pass', String(INSTRUMENTS)]);
   try {
     const m = await withTimeout(server.stdout.waitFor(/^READY (\d+)$/), 30_000, 'starting the publish ceiling');
-    ctx.log(`fanout-conflate: ceiling (bare server.publish) to ${connections} connections`);
+    ctx.log(`fanout-conflate: ceiling (bare server.publish, ${INSTRUMENTS} frames a turn) to ${connections} connections`);
     return await measure(ctx, Number(m[1]), 'ceiling', server.pid, connections, '', 0);
   } finally {
     await server.stop(2000);
@@ -132,10 +140,10 @@ const ms = (n: number | null) => (n === null ? '?' : `${n.toFixed(1)} ms`);
 
 export async function benchFanoutConflate(ctx: BenchContext, opts: FanoutConflateOptions): Promise<Row[]> {
   const ceiling = await measureCeiling(ctx, opts.connections);
-  const venue = await startReplayVenue('binance', 0);
+  const venue = await startReplayVenue(VENUE, 0);
   const dir = tempDir('mds-bench-feeds-');
   try {
-    const server = await startMds({ args: ['--feed', 'binance', '--feeds', writeFeedsFile(dir, venue.url), '--history-days', '1', '--history-years', '0'] });
+    const server = await startMds({ args: ['--feed', VENUE, '--feeds', writeFeedsFile(dir, venue.url), '--history-days', '1', '--history-years', '0'] });
     try {
       ctx.log(`fanout-conflate: venue binance at full speed, ${opts.connections} clients with ?slow=conflate on every crypto quote`);
       const all = await measure(ctx, server.port, server.key, server.pid, opts.connections, CONFLATE, 0);
@@ -162,7 +170,7 @@ const problemsOf = (m: Measured) => [
   ...m.errors.map((e) => `server said: ${e.slice(0, 200)}`),
 ];
 
-const ceilingNote = (c: Measured) => `ceiling: bare Bun.serve publishing quote frames to one topic as fast as ${c.connections} clients take them: ${fmt(c.msgsPerS)} msg/s, p99 ${ms(c.p99Ms)}, its server ${c.serverCpuShare === null ? '?' : `${(c.serverCpuShare * 100).toFixed(0)}%`} of core 0, clients ${(c.clientCpuShare * 100).toFixed(0)}% of core 1`;
+const ceilingNote = (c: Measured) => `ceiling: bare Bun.serve publishing quote frames to one topic, one per instrument (${INSTRUMENTS}) a turn, as fast as ${c.connections} clients take them: ${fmt(c.msgsPerS)} msg/s, p99 ${ms(c.p99Ms)}, its server ${c.serverCpuShare === null ? '?' : `${(c.serverCpuShare * 100).toFixed(0)}%`} of core 0, clients ${(c.clientCpuShare * 100).toFixed(0)}% of core 1`;
 
 function rowAll(connections: number, ceiling: Measured, all: Measured, evicted: number, held: number): Row {
   return {
