@@ -12,6 +12,7 @@ import { ensureNatsServer, startNats, type TestNats } from '../test/support/nats
 import { BUCKET_MS, percentile } from './fanout.ts';
 import { BUN, cpuSeconds, installCleanup, LOAD_CORE, removeDir, SERVER_CORE, spawnPinned, tempDir, withTimeout, type Spawned } from './lib/proc.ts';
 import { ALL_OPEN_CLOCK, BENCH_KEY } from './lib/server.ts';
+import { median } from './lib/stats.ts';
 import { ensureWrk, runWrk } from './lib/wrk.ts';
 
 const HELP = `Usage: npm run bench:cluster -- [options]
@@ -46,7 +47,6 @@ interface ClientResult {
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function startNode(name: string, core: number, args: string[]): Promise<Node> {
   const dataDir = tempDir(`mds-cluster-${name}-`);

@@ -7,7 +7,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, writeKlines } from './lib/klines.ts';
+import { writeKlines } from './lib/klines.ts';
+import { median } from './lib/stats.ts';
 import { installCleanup, removeDir, tempDir } from './lib/proc.ts';
 
 const TARGET_ROWS_PER_S = 1_000_000;

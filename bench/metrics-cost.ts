@@ -13,6 +13,7 @@ import { ALL_INSTRUMENTS } from '../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../src/ingest/reference/seed-registry.ts';
 import { Store } from '../src/store/index.ts';
 import { removeDir, tempDir } from './lib/proc.ts';
+import { median } from './lib/stats.ts';
 
 const CALLS = 200_000;
 const ROUNDS = 9;
@@ -46,7 +47,6 @@ try {
     // Alternating, the order flipped every round: drift of the machine lands on both sides.
     for (const side of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) samples[side].push(await round(apps[side]));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const off = median(samples.off);
   const on = median(samples.on);
   const pairs = samples.on.map((v, i) => v / samples.off[i]!);

@@ -15,7 +15,7 @@ import { CATALOG } from '../src/ingest/reference/catalog.ts';
 import { seedRegistry } from '../src/ingest/reference/seed-registry.ts';
 import { Store } from '../src/store/index.ts';
 import type { BenchContext, Row } from './lib/report.ts';
-import { median } from './lib/klines.ts';
+import { median } from './lib/stats.ts';
 import { removeDir, tempDir } from './lib/proc.ts';
 
 const PATH = '/crypto/quote/BTCUSD';

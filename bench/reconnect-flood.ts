@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { BUN, cpuSeconds, installCleanup, killEverything, LOAD_CORE, REPO_ROOT, spawnPinned, withTimeout } from './lib/proc.ts';
 import type { BenchContext, Row } from './lib/report.ts';
 import { ALL_OPEN_CLOCK, startMds, type MdsServer } from './lib/server.ts';
+import { median } from './lib/stats.ts';
 import { ensureWrk, runWrk, wrkProblems, type WrkResult } from './lib/wrk.ts';
 
 const PATH = '/crypto/quote/BTCUSD';
@@ -38,11 +39,6 @@ interface Phase {
   flood: FloodResult | null;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 /** A free key made with `mds keys create` on the running server's data dir; resolves once it works. */
 async function freeKey(server: MdsServer): Promise<string> {

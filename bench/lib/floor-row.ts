@@ -7,6 +7,7 @@
 import { startCeiling } from './ceiling.ts';
 import type { BenchContext, Row } from './report.ts';
 import type { MdsServer } from './server.ts';
+import { median } from './stats.ts';
 import { runWrk, wrkProblems, type WrkResult } from './wrk.ts';
 
 /** Issue 33: the quote path at ≥ 0.9× its contract floor, the median of 5 alternating runs. */
@@ -15,11 +16,6 @@ export const MIN_FLOOR_RATIO = 0.9;
 export const MAX_FLOOR_P99_MS = 5;
 export const FLOOR_ROUNDS = 5;
 
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 export interface FloorRounds {
   path: string;

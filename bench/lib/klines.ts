@@ -1,8 +1,5 @@
 // Generated 1-minute kline files for the import benches: a deterministic random walk written as
-// Binance writes its kline CSVs (8 decimals), or as a generic `t,o,h,l,c,v` CSV with a header;
-// and the median the import benches report.
-
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+// Binance writes its kline CSVs (8 decimals), or as a generic `t,o,h,l,c,v` CSV with a header.
 
 export interface KlineFileOptions {
   /** Generic `t,o,h,l,c,v` with a header instead of the Binance layout. */
