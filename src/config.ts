@@ -26,6 +26,10 @@ export interface ServeConfig {
   clockStartMs: number | null;
   rateLimitPerMinute: number;
   noDevKey: boolean;
+  /** Serving processes on the port; above 1 `serve` supervises an ingest process and edges over a NATS server of its own (src/cli/workers.ts). */
+  workers: number;
+  /** Listen with SO_REUSEPORT, sharing the port with other mds processes (set on each process of --workers). */
+  reusePort: boolean;
   plansFile: string | null;
   simRate: number;
   heartbeatMs: number;
@@ -257,6 +261,7 @@ const OPTIONS = [
   { key: 'snapshotEveryMin', flag: 'snapshot-every', env: 'MDS_SNAPSHOT_EVERY', arg: 'MINUTES', allowed: 'an integer from 0 to 10080', help: 'ingest: minutes between store snapshots that new edges start from, in the NATS object store (0: none; the first once connected)', fallback: 60, parse: integer(0, 10_080) },
   { key: 'tlsCert', flag: 'tls-cert', env: 'MDS_TLS_CERT', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM certificate (leaf first, then any intermediates): the port serves https and wss (with --tls-key; SIGHUP re-reads both)', fallback: null, parse: (raw: string) => raw },
   { key: 'tlsKey', flag: 'tls-key', env: 'MDS_TLS_KEY', arg: 'FILE', allowed: 'a PEM file path', help: 'PEM private key of --tls-cert', fallback: null, parse: (raw: string) => raw },
+  { key: 'workers', flag: 'workers', env: 'MDS_WORKERS', arg: 'N', allowed: 'an integer from 1 to 64', help: 'serving processes sharing the port: above 1, one ingest process runs the feeds and N-1 edges follow it over a NATS server started for them (needs nats-server on PATH; see docs/cluster.md, Several cores)', fallback: 1, parse: integer(1, 64) },
   { key: 'plansFile', flag: 'plans', env: 'MDS_PLANS', arg: 'FILE', allowed: 'a JSON file path', help: 'JSON file that replaces the built-in plans table (see docs/keys.md, Plans)', fallback: null, parse: (raw: string) => raw },
 ] as const satisfies readonly OptionSpec<keyof ServeConfig>[];
 
@@ -270,6 +275,7 @@ function helpRow(left: string, text: string, env: string): string {
 export function serveHelp(): string {
   const rows = OPTIONS.map((o) => helpRow(`--${o.flag} ${o.arg}`, `${o.help}${o.fallback === null ? '' : ` (default ${'shownDefault' in o ? o.shownDefault : o.fallback})`}`, o.env));
   rows.push(helpRow('--no-dev-key', "accept only keys made with 'mds keys create'", 'MDS_NO_DEV_KEY=1'));
+  rows.push(helpRow('--reuse-port', 'share the port with other mds processes on this host (SO_REUSEPORT; each process of --workers has it)', 'MDS_REUSE_PORT=1'));
   rows.push(`${'  -h, --help'.padEnd(HELP_COLUMN)}this text`);
   return `Usage: mds serve [options]\n\nRuns the REST API and WebSocket stream on one port, over the LMDB store in the data dir.\n\nOptions:\n${rows.join('\n')}\n`;
 }
@@ -306,7 +312,7 @@ function usageOf(err: unknown, argv: string[]): UsageError {
 
 /** Parses `mds serve` arguments over the environment; throws UsageError with a clear message. */
 export function parseServeConfig(argv: string[], env: Record<string, string | undefined>): ServeConfig | 'help' {
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, 'no-dev-key': { type: 'boolean' } };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' }, 'no-dev-key': { type: 'boolean' }, 'reuse-port': { type: 'boolean' } };
   for (const o of OPTIONS) options[o.flag] = { type: 'string' };
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -324,6 +330,8 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
     else config[o.key] = o.fallback;
   }
   config.noDevKey = values['no-dev-key'] === true || env.MDS_NO_DEV_KEY === '1' || env.MDS_NO_DEV_KEY === 'true';
+  config.reusePort = values['reuse-port'] === true || env.MDS_REUSE_PORT === '1' || env.MDS_REUSE_PORT === 'true';
+  checkWorkers(config as unknown as ServeConfig);
   checkRole(config as unknown as ServeConfig, typeof values.feed === 'string' || (env.MDS_FEED ?? '') !== '');
   checkTls(config as unknown as ServeConfig);
   return config as unknown as ServeConfig;
@@ -333,6 +341,13 @@ export function parseServeConfig(argv: string[], env: Record<string, string | un
 function checkTls(c: ServeConfig): void {
   if (c.tlsCert !== null && c.tlsKey === null) throw new UsageError('--tls-cert needs --tls-key FILE (MDS_TLS_KEY): the PEM private key of the certificate');
   if (c.tlsKey !== null && c.tlsCert === null) throw new UsageError('--tls-key needs --tls-cert FILE (MDS_TLS_CERT): the PEM certificate of the key');
+}
+
+/** --workers runs its own ingest process, edges and NATS server: the flags of a cluster node are theirs. */
+function checkWorkers(c: ServeConfig): void {
+  if (c.workers === 1) return;
+  if (c.role !== 'all') throw new UsageError(`--workers runs one ingest process and edges itself: leave out --role (got --role ${c.role})`);
+  if (c.nats !== null) throw new UsageError('--workers starts a NATS server of its own for its processes: leave out --nats (for a NATS server of yours, run --role ingest and --role edge processes: docs/cluster.md)');
 }
 
 /** The flags a role needs and those it cannot take. */

@@ -41,6 +41,16 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(serveHelp());
       return 0;
     }
+    if (config.workers > 1) {
+      const { startWorkers } = await import('./cli/workers.ts');
+      const line = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(`${text}\n`);
+      const workers = await startWorkers(config, rest, process.env, line(process.stdout), line(process.stderr));
+      const onSignal = () => void workers.stop();
+      process.once('SIGTERM', onSignal);
+      process.once('SIGINT', onSignal);
+      if (config.tlsCert !== null) process.on('SIGHUP', () => workers.reloadTls());
+      return await workers.done;
+    }
     // SIGHUP re-reads the certificate; one during the start is applied once the server listens.
     // Without TLS, SIGHUP keeps its default (the process ends), as before.
     let reloadTls: (() => boolean) | null = null;

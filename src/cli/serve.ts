@@ -251,7 +251,7 @@ export async function serve(config: ServeConfig, log?: Logger | Log, extras: Ser
       else logger.error(`stopped with writes failing (${store.writeStatus().failure}): what was not yet written is lost`);
     })());
   const listen = (port: number, pair: TlsPair | null): Server<ConnData> => {
-    app.listen({ port, hostname: config.host, websocket: stream.websocket, reusePort: false, development: false, idleTimeout: 30, ...(pair === null ? {} : { tls: { cert: pair.cert, key: pair.key } }) });
+    app.listen({ port, hostname: config.host, websocket: stream.websocket, reusePort: config.reusePort, development: false, idleTimeout: 30, ...(pair === null ? {} : { tls: { cert: pair.cert, key: pair.key } }) });
     return app.server as unknown as Server<ConnData>;
   };
   try {

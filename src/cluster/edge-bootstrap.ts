@@ -44,8 +44,10 @@ export async function bootstrapEdge(config: ServeConfig, dataDir: string, versio
   const timeoutMs = config.edgeBootstrapTimeoutS * 1000;
   const startedMs = performance.now();
   const progress: BootstrapProgress = { state: 'connecting', waitedS: 0, timeoutS: config.edgeBootstrapTimeoutS, bytes: 0, totalBytes: null, lastError: null };
-  const server = new BootstrapServer(config.host, config.port, version, () => ({ ...progress, waitedS: Math.round((performance.now() - startedMs) / 1000) }), tls);
-  log(`new edge: waiting up to ${config.edgeBootstrapTimeoutS} s for the ingest node's first store snapshot; /health answers 503 'bootstrapping' on port ${server.port} meanwhile`);
+  // On a shared port (--reuse-port: a process of --workers) the other processes answer meanwhile:
+  // this one listens only once it holds the history, rather than take connections to refuse them.
+  const server = config.reusePort ? null : new BootstrapServer(config.host, config.port, version, () => ({ ...progress, waitedS: Math.round((performance.now() - startedMs) / 1000) }), tls);
+  log(`new edge: waiting up to ${config.edgeBootstrapTimeoutS} s for the ingest node's first store snapshot; ${server === null ? `not listening on the shared port ${config.port} meanwhile` : `/health answers 503 'bootstrapping' on port ${server.port} meanwhile`}`);
   const isLate = () => performance.now() - startedMs >= timeoutMs;
   let info: SnapshotInfo | null = null;
   let lastLogged = '';
@@ -94,7 +96,7 @@ export async function bootstrapEdge(config: ServeConfig, dataDir: string, versio
     partialReason = `this edge started without the ingest node's history: no snapshot within --edge-bootstrap-timeout ${config.edgeBootstrapTimeoutS} s${progress.lastError === null ? '' : ` (${progress.lastError})`}; it serves only what the stream carried since. Start it again on an empty data dir once the ingest node has published a snapshot`;
     log(`error: new edge: ${partialReason}`);
   }
-  return { info, partialReason, port: server.port, release: () => server.stop() };
+  return { info, partialReason, port: server?.port ?? config.port, release: async () => server?.stop() };
 }
 
 /**

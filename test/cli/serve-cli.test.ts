@@ -41,9 +41,9 @@ describe('mds help', () => {
   test('mds serve --help lists every flag with its env var, descriptions in one column', async () => {
     const r = await runMds('serve', '--help');
     expect(r.code).toBe(0);
-    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'log-format', 'log-level', 'metrics-port', 'metrics-token', 'role', 'nats', 'nats-creds', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'edge-max-lag-ms', 'edge-bootstrap-timeout', 'snapshot-every', 'keyless-crypto', 'trust-proxy', 'tls-cert', 'tls-key', 'no-dev-key'];
+    const flags = ['port', 'host', 'data-dir', 'feed', 'seed', 'dev-key', 'ring-capacity', 'history-days', 'history-years', 'clock-start', 'rate-limit', 'sim-rate', 'heartbeat-ms', 'slow-consumer-bytes', 'min-free-disk', 'retain', 'plans', 'feeds', 'record', 'log-format', 'log-level', 'metrics-port', 'metrics-token', 'role', 'nats', 'nats-creds', 'nats-tls-ca', 'nats-tls-cert', 'nats-tls-key', 'edge-max-lag-ms', 'edge-bootstrap-timeout', 'snapshot-every', 'keyless-crypto', 'trust-proxy', 'tls-cert', 'tls-key', 'workers', 'no-dev-key', 'reuse-port'];
     for (const flag of flags) expect(r.out).toContain(`--${flag}`);
-    for (const env of ['MDS_PORT', 'MDS_HOST', 'MDS_DATA_DIR', 'MDS_FEED', 'MDS_SEED', 'MDS_DEV_KEY', 'MDS_HEARTBEAT_MS', 'MDS_SLOW_CONSUMER_BYTES', 'MDS_NO_DEV_KEY']) expect(r.out).toContain(`env ${env}`);
+    for (const env of ['MDS_PORT', 'MDS_HOST', 'MDS_DATA_DIR', 'MDS_FEED', 'MDS_SEED', 'MDS_DEV_KEY', 'MDS_HEARTBEAT_MS', 'MDS_SLOW_CONSUMER_BYTES', 'MDS_NO_DEV_KEY', 'MDS_WORKERS', 'MDS_REUSE_PORT=1']) expect(r.out).toContain(`env ${env}`);
     const rows = r.out.split('\n').filter((line) => /^  -/.test(line));
     expect(rows.length).toBe(flags.length + 1);
     const columns = new Set(rows.map((line) => /^  \S.*?\s{2,}(?=\S)/.exec(line)![0].length));
