@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { benchFanout, DEFAULT_FANOUT, type FanoutOptions } from './fanout.ts';
 import { benchFanoutConflate } from './fanout-conflate.ts';
 import { benchFirstRun } from './first-run.ts';
+import { benchWorkers } from './workers.ts';
 import { benchIngest } from './ingest.ts';
 import { FLOOR_ROUNDS, measureFloorRounds, quoteVsFloorRow } from './lib/floor-row.ts';
 import { describeHost, measureHost, type HostFacts } from './lib/host.ts';
@@ -22,6 +23,9 @@ import { benchVenueE2E } from './venue-e2e.ts';
 import { benchVenueFeed } from './venue-feed.ts';
 import { benchVenueParse } from './venue-parse.ts';
 
+/** Alternating --workers 1 / --workers 2 rounds of the workers bench. */
+const WORKERS_ROUNDS = 3;
+
 const HELP = `Usage: npm run bench -- [options]
 
 Runs the hot-path benchmarks against the real server (see bench/README.md).
@@ -32,6 +36,7 @@ Options:
   --warmup S               seconds of load before each measurement (default 1)
   --json FILE              also write the results as JSON
   --floor-rounds N         alternating rounds of quote-floor (default ${FLOOR_ROUNDS}), each half of --duration
+  --workers-rounds N       alternating rounds of workers (--workers 1, then 2; default ${WORKERS_ROUNDS})
   --metrics                run mds with metrics on (--metrics-port 0), to compare with a run without
   --check                  compare with the baseline; exit 1 if a checked number is >15% below it
   --baseline FILE          baseline for --check (default bench/baseline.json)
@@ -56,6 +61,8 @@ interface Options {
   metrics: boolean;
   /** Alternating floor/ours rounds of the quote-floor bench. */
   floorRounds: number;
+  /** Alternating --workers 1 / 2 rounds of the workers bench. */
+  workersRounds: number;
   baseline: string;
   fanout: FanoutOptions;
 }
@@ -80,6 +87,7 @@ function parseOptions(argv: string[]): Options {
         check: { type: 'boolean' },
         metrics: { type: 'boolean' },
         'floor-rounds': { type: 'string' },
+        'workers-rounds': { type: 'string' },
         baseline: { type: 'string' },
         'fanout-connections': { type: 'string' },
         'fanout-procs': { type: 'string' },
@@ -117,6 +125,7 @@ function parseOptions(argv: string[]): Options {
     check: values.check ?? false,
     metrics: values.metrics ?? false,
     floorRounds: number(values['floor-rounds'], 'floor-rounds', FLOOR_ROUNDS, 1, 21),
+    workersRounds: number(values['workers-rounds'], 'workers-rounds', WORKERS_ROUNDS, 1, 21),
     baseline: values.baseline ?? join(REPO_ROOT, 'bench', 'baseline.json'),
     fanout: { ...DEFAULT_FANOUT, connections, procs: number(values['fanout-procs'], 'fanout-procs', DEFAULT_FANOUT.procs, 1, 8), clock, channels, simRate: number(values['fanout-sim-rate'], 'fanout-sim-rate', DEFAULT_FANOUT.simRate, 0.1, 100) },
   };
@@ -250,6 +259,7 @@ async function main(): Promise<number> {
   if (opts.only.includes('first-run')) await attempt('first-run', () => benchFirstRun(ctx));
   if (opts.only.includes('venue-e2e')) await attempt('venue-e2e', () => benchVenueE2E(ctx, { connections: opts.fanout.connections }));
   if (opts.only.includes('reconnect-flood')) await attempt('reconnect-flood', () => benchReconnectFlood(ctx));
+  if (opts.only.includes('workers')) await attempt('workers', () => benchWorkers(ctx, opts.workersRounds));
 
   rows.sort((a, b) => BENCHES.indexOf(a.bench) - BENCHES.indexOf(b.bench));
   const report: Report = {

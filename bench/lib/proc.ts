@@ -88,8 +88,8 @@ export interface Spawned {
   stop(graceMs?: number): Promise<number | null>;
 }
 
-/** Spawns `cmd` pinned to `core` with `taskset` (which execs, so the pid is the command's). */
-export function spawnPinned(core: number, cmd: string[], opts: { cwd?: string; stdin?: 'ignore' | 'pipe' } = {}): Spawned {
+/** Spawns `cmd` pinned to `core` (or a taskset core list, '0,1') with `taskset` (which execs, so the pid is the command's). */
+export function spawnPinned(core: number | string, cmd: string[], opts: { cwd?: string; stdin?: 'ignore' | 'pipe' } = {}): Spawned {
   const proc = Bun.spawn(['taskset', '-c', String(core), ...cmd], {
     cwd: opts.cwd ?? REPO_ROOT,
     stdin: opts.stdin ?? 'ignore',

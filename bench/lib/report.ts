@@ -1,8 +1,8 @@
 // What every bench returns: one row per measurement, with the ceiling beside it when there is one,
 // the target from the tracker issue and whether it was met. The runner prints, saves and checks rows.
 
-export type BenchName = 'quote' | 'quote-floor' | 'quote-steps' | 'range' | 'ingest' | 'fanout' | 'fanout-conflate' | 'venue-parse' | 'venue-feed' | 'venue-e2e' | 'reconnect-flood' | 'first-run';
-export const BENCHES: readonly BenchName[] = ['quote', 'quote-floor', 'quote-steps', 'range', 'ingest', 'fanout', 'fanout-conflate', 'venue-parse', 'venue-feed', 'venue-e2e', 'reconnect-flood', 'first-run'];
+export type BenchName = 'quote' | 'quote-floor' | 'quote-steps' | 'range' | 'ingest' | 'fanout' | 'fanout-conflate' | 'venue-parse' | 'venue-feed' | 'venue-e2e' | 'reconnect-flood' | 'first-run' | 'workers';
+export const BENCHES: readonly BenchName[] = ['quote', 'quote-floor', 'quote-steps', 'range', 'ingest', 'fanout', 'fanout-conflate', 'venue-parse', 'venue-feed', 'venue-e2e', 'reconnect-flood', 'first-run', 'workers'];
 
 export interface Row {
   /** Stable id, the key of the baseline: `quote.crypto.BTCUSD`, `range.5000`, `ingest`, `fanout`. */

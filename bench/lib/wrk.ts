@@ -4,17 +4,22 @@ import { spawnSync } from 'node:child_process';
 import { LOAD_CORE, spawnPinned, withTimeout } from './proc.ts';
 
 export function ensureWrk(log: (line: string) => void): void {
-  if (Bun.which('wrk')) return;
+  ensureDebianCommand('wrk', 'wrk', log);
+}
+
+/** Installs the Debian package that provides `command` when it is missing (as root, with apt-get). */
+export function ensureDebianCommand(command: string, pkg: string, log: (line: string) => void): void {
+  if (Bun.which(command)) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !Bun.which('apt-get')) {
-    throw new Error('wrk is not installed. Install it first, e.g. `sudo apt-get update && sudo apt-get install -y wrk` (Debian/Ubuntu), then rerun `npm run bench`.');
+    throw new Error(`${command} is not installed. Install it first, e.g. \`sudo apt-get update && sudo apt-get install -y ${pkg}\` (Debian/Ubuntu), then rerun \`npm run bench\`.`);
   }
-  log('wrk not found: installing it with apt-get (Debian package wrk)');
-  for (const args of [['update'], ['install', '-y', 'wrk']]) {
+  log(`${command} not found: installing it with apt-get (Debian package ${pkg})`);
+  for (const args of [['update'], ['install', '-y', pkg]]) {
     const res = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    if (res.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${res.status ?? res.signal}); install wrk by hand and rerun`);
+    if (res.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${res.status ?? res.signal}); install ${pkg} by hand and rerun`);
   }
-  if (!Bun.which('wrk')) throw new Error('apt-get installed wrk but it is not on PATH');
+  if (!Bun.which(command)) throw new Error(`apt-get installed ${pkg} but ${command} is not on PATH`);
 }
 
 export interface WrkResult {
