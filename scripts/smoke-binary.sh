@@ -229,6 +229,30 @@ check_metrics() {
   grep -q '^mds_http_requests_total' "$WORK/body" || { echo "/metrics has no mds_http_requests_total: $(head -c 300 "$WORK/body")" >&2; return 1; }
 }
 
+check_workers() {
+  # --workers 2: the binary starts nats-server, an ingest process and an edge, all copies of itself.
+  local nats log port deadline pid code=0
+  nats="$(command -v nats-server)" || { echo "nats-server is needed for --workers (Debian: apt-get install nats-server)" >&2; return 1; }
+  log="$WORK/workers.log"
+  port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+  (cd "$WORK" && exec env -i PATH="$WORK/empty-path" HOME="$WORK" TMPDIR="$WORK/tmp" MDS_NATS_SERVER="$nats" \
+    ./mds serve --workers 2 --port "$port" --host 127.0.0.1 --data-dir "$WORK/workers-data" \
+    --history-days 1 --history-years 0 --dev-key "$DEV_KEY" >"$log" 2>&1) &
+  pid=$!
+  deadline=$((SECONDS + START_TIMEOUT_S))
+  until grep -q '^\[edge-1\] .*serving REST on' "$log"; do
+    kill -0 "$pid" 2>/dev/null || { echo "--workers 2 exited before its edge served: $(tail -n 5 "$log")" >&2; return 1; }
+    ((SECONDS < deadline)) || { kill -KILL "$pid"; echo "--workers 2: no edge served within ${START_TIMEOUT_S}s" >&2; return 1; }
+    sleep 0.2
+  done
+  PORT="$port" expect_get 200 /crypto/quote/BTCUSD "$DEV_KEY"
+  expect_json "j.symbol === 'BTCUSD'"
+  kill -TERM "$pid"
+  wait "$pid" || code=$?
+  [[ "$code" == 0 ]] || { echo "--workers 2 exited with code $code after SIGTERM" >&2; return 1; }
+  [[ "$(grep -c 'stopped; everything written is on disk' "$log")" == 2 ]] || { echo "--workers 2: not every process logged its clean stop" >&2; return 1; }
+}
+
 check_resumed() {
   grep -q 'resuming' "$LOG" || { echo "second start did not log 'resuming'" >&2; return 1; }
 }
@@ -290,6 +314,8 @@ main() {
   run_check resumed
   run_check health
   stop_server
+
+  run_check workers
 
   local seconds=$((SECONDS - started))
   if ((${#FAILED[@]} == 0)); then

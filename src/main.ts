@@ -2,7 +2,7 @@
 // Wiring only: dispatches `mds <command>` to its module and turns usage errors into exit code 2.
 // Each command's module is loaded when it runs: `mds keys list` or `mds --version` does not pay
 // for loading the server (the REST app, the feeds, NATS), which takes about a second.
-import { parseServeConfig, serveHelp, UsageError } from './config.ts';
+import { parseServeConfig, serveHelp, UsageError, WORKERS_SUPERVISOR_ENV } from './config.ts';
 import { COMMIT, VERSION } from './version.ts';
 import { UnusableStoreError } from './store/store-file.ts';
 
@@ -56,6 +56,14 @@ async function main(argv: string[]): Promise<number> {
     let reloadTls: (() => boolean) | null = null;
     let reloadAsked = false;
     if (config.tlsCert !== null) process.on('SIGHUP', () => (reloadTls === null ? (reloadAsked = true) : reloadTls()));
+    // A process of --workers: once its supervisor is gone, its output has no reader. A write must not
+    // end it (SIGPIPE) before the stop below has written everything to disk.
+    const supervisor = Number(process.env[WORKERS_SUPERVISOR_ENV] ?? '') || 0;
+    if (supervisor > 0) {
+      process.on('SIGPIPE', () => {});
+      process.stdout.on('error', () => {});
+      process.stderr.on('error', () => {});
+    }
     const { serve } = await import('./cli/serve.ts');
     const server = await serve(config);
     reloadTls = server.reloadTls;
@@ -64,6 +72,14 @@ async function main(argv: string[]): Promise<number> {
       const onSignal = () => void server.stop().then(resolveStop);
       process.once('SIGTERM', onSignal);
       process.once('SIGINT', onSignal);
+      if (supervisor > 0) {
+        const watch = setInterval(() => {
+          if (process.ppid === supervisor) return;
+          // Its output went to the supervisor: nobody reads it now, and the stop proceeds unlogged.
+          clearInterval(watch);
+          onSignal();
+        }, 1000);
+      }
     });
     return 0;
   }

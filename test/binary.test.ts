@@ -1,7 +1,9 @@
 // The standalone executable: builds one into a temp dir (leaving dist/ alone) and runs
-// scripts/smoke-binary.sh on it, which serves, answers, stops and reopens from outside the repo.
+// scripts/smoke-binary.sh on it, which serves, answers, stops and reopens from outside the repo, and
+// runs it with --workers 2 (its own nats-server, an ingest process and an edge, all the binary).
 import { describe, expect, test } from 'bun:test';
 import { join, resolve } from 'node:path';
+import { ensureNatsServer } from './support/nats.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dir, '..');
@@ -13,7 +15,8 @@ async function run(argv: string[]): Promise<{ code: number; output: string }> {
 }
 
 describe('standalone binary', () => {
-  test('builds, serves from an empty dir with an empty environment, stops on SIGTERM and reopens its data', async () => {
+  test('builds, serves from an empty dir with an empty environment, stops on SIGTERM, reopens its data, runs --workers 2', async () => {
+    ensureNatsServer();
     using dir = tempDir('mds-binary-test-');
     const binary = join(dir.path, 'mds');
     const build = await run([process.execPath, 'scripts/build.ts', '--outfile', binary]);

@@ -8,11 +8,11 @@
 // docs/cluster.md, unchanged; an edge starts from the ingest process's snapshot and joins the port
 // once it holds the history.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Subprocess } from 'bun';
-import { UsageError, type ServeConfig } from '../config.ts';
+import { UsageError, WORKERS_SUPERVISOR_ENV, type ServeConfig } from '../config.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir, serverPidOf } from './data-dir-lock.ts';
 
@@ -25,6 +25,8 @@ const STABLE_MS = 60_000;
 /** How long a stop waits for each process before it is killed. */
 const STOP_WAIT_MS = 30_000;
 const NATS_WAIT_MS = 15_000;
+/** A server still stopping on the data dir (the processes of a supervisor that was killed) gets this long. */
+const PREVIOUS_STOP_WAIT_MS = 15_000;
 
 export interface Workers {
   /** Resolves with the exit code once everything has stopped (after stop(), or a failed start). */
@@ -101,6 +103,43 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** Whether `pid` was started by a --workers supervisor that is gone (it then stops by itself). */
+function isOrphan(pid: number): boolean {
+  try {
+    const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const supervisor = env.find((e) => e.startsWith(`${WORKERS_SUPERVISOR_ENV}=`))?.slice(WORKERS_SUPERVISOR_ENV.length + 1);
+    if (supervisor === undefined) return false;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return String(ppid) !== supervisor;
+  } catch {
+    return false;
+  }
+}
+
+/** Stops the nats-server a killed supervisor left on this store dir (its pid file names it); its pid, or null. */
+async function stopLeftNats(pidFile: string, storeDir: string): Promise<number | null> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!cmdline.includes('nats-server') || !cmdline.includes(storeDir)) return null;
+  } catch {
+    return null;
+  }
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return pid;
+    }
+    await Bun.sleep(50);
+  }
+  process.kill(pid, 'SIGKILL');
+  return pid;
+}
+
 /** The data dir's development key (made and kept there when missing), so every process takes the same. */
 async function sharedDevKey(dataDir: string): Promise<string> {
   const unlock = lockDataDir(dataDir);
@@ -148,7 +187,16 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   const dataDir = resolve(config.dataDir);
   const workDir = join(dataDir, 'workers');
   mkdirSync(workDir, { recursive: true });
-  const running = serverPidOf(dataDir);
+  // The processes of a supervisor that was killed stop within a second or two (they watch their
+  // parent), and its nats-server is stopped below: a start right after one waits for them.
+  let running = serverPidOf(dataDir);
+  if (running !== null && isOrphan(running)) {
+    const until = performance.now() + PREVIOUS_STOP_WAIT_MS;
+    while (running !== null && performance.now() < until) {
+      await Bun.sleep(100);
+      running = serverPidOf(dataDir);
+    }
+  }
   if (running !== null) throw new UsageError(`another mds server (pid ${running}) already serves the data dir ${dataDir}`);
   let unlockWorkDir: () => void;
   try {
@@ -163,11 +211,12 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   const port = config.port === 0 ? await freePort(config.host === '0.0.0.0' ? '127.0.0.1' : config.host) : config.port;
   const natsPort = await freePort('127.0.0.1');
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
+  const natsPidFile = join(workDir, 'nats.pid');
   const userFlags = withoutFlags(argv, OWN_FLAGS);
   const common = ['--nats', natsUrl, '--port', String(port), '--reuse-port'];
   // The processes read their settings from these flags, and the key from the environment (not
   // shown by ps): the environment's own values for them are replaced.
-  const childEnv = { ...env, MDS_WORKERS: undefined, MDS_ROLE: undefined, MDS_NATS: undefined, MDS_DATA_DIR: undefined, MDS_PORT: undefined, MDS_DEV_KEY: devKey ?? undefined, MDS_NO_DEV_KEY: devKey === null ? '1' : undefined };
+  const childEnv = { ...env, [WORKERS_SUPERVISOR_ENV]: String(process.pid), MDS_WORKERS: undefined, MDS_ROLE: undefined, MDS_NATS: undefined, MDS_DATA_DIR: undefined, MDS_PORT: undefined, MDS_DEV_KEY: devKey ?? undefined, MDS_NO_DEV_KEY: devKey === null ? '1' : undefined };
   const edgeEnv: Record<string, string | undefined> = { ...childEnv };
   for (const name of INGEST_ONLY_ENV) edgeEnv[name] = undefined;
 
@@ -189,6 +238,8 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
     const proc = Bun.spawn(cmd, { env: c.env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
     c.proc = proc;
     c.startedMs = performance.now();
+    // A supervisor killed with -9 leaves its nats-server running: the next one stops it by this file.
+    if (c === nats) writeFileSync(natsPidFile, String(proc.pid));
     const onLine = (line: string) => {
       if (!c.hasServed && c.ready.test(line)) {
         c.hasServed = true;
@@ -245,6 +296,7 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
       await Promise.all(edges.map(stopOne));
       await stopOne(ingest);
       await stopOne(nats);
+      rmSync(natsPidFile, { force: true });
       unlockWorkDir();
       info('stopped');
       finish(code);
@@ -254,6 +306,8 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   const startedOrFailed = (c: Child) => Promise.race([served(c), done.then(() => Promise.reject(new Error('stopped')))]);
 
   try {
+    const left = await stopLeftNats(natsPidFile, join(workDir, 'nats'));
+    if (left !== null) info(`stopped the nats-server (pid ${left}) a previous supervisor left running`);
     launch(nats);
     const deadline = performance.now() + NATS_WAIT_MS;
     while (!(await accepts(natsPort))) {

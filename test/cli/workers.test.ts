@@ -5,6 +5,7 @@
 // checked in-process.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect as tcpConnect } from 'node:net';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseServeConfig, UsageError, type ServeConfig } from '../../src/config.ts';
 import { startWorkers, withoutFlags } from '../../src/cli/workers.ts';
@@ -72,45 +73,66 @@ describe('serve --workers: the flags', () => {
   });
 });
 
+interface Supervisor {
+  proc: ReturnType<typeof Bun.spawn>;
+  output(): string;
+  /** How many times the process named has said it serves. */
+  served(name: string): number;
+}
+
+/** `serve --workers 2` on `dataDir`; resolves once the ingest process and the edge both serve. */
+async function startSupervisor(dataDir: string, port: number): Promise<Supervisor> {
+  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1', '--data-dir', dataDir, '--history-days', '1', '--history-years', '0', ...TEST_SERVER_ARGS], {
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: cleanEnv(),
+  });
+  let out = '';
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk);
+  };
+  void drain(proc.stdout as ReadableStream<Uint8Array>);
+  void drain(proc.stderr as ReadableStream<Uint8Array>);
+  const served = (name: string) => out.split('\n').filter((l) => l.startsWith(`[${name}] `) && l.includes('serving REST on')).length;
+  await until(
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`serve --workers 2 exited (${proc.exitCode}):\n${out}`);
+      return served('ingest') >= 1 && served('edge-1') >= 1;
+    },
+    'the ingest process and the edge to serve',
+    90_000,
+  );
+  return { proc, output: () => out, served };
+}
+
+const pidsOn = (path: string) => Bun.spawnSync(['pgrep', '-f', '--', path]).stdout.toString().trim().split('\n').filter(Boolean).map(Number);
+
 describe('serve --workers 2: an ingest process and an edge on one port', () => {
   let dir: TempDir;
+  let sup: Supervisor;
   let proc: ReturnType<typeof Bun.spawn>;
-  let out = '';
   let port = 0;
   let key = '';
-  const served = (name: string) => out.split('\n').filter((l) => l.startsWith(`[${name}] `) && l.includes('serving REST on')).length;
+  const served = (name: string) => sup.served(name);
 
   beforeAll(async () => {
     ensureNatsServer();
     dir = tempDir();
     port = await freePort();
-    proc = Bun.spawn([process.execPath, MAIN, 'serve', '--workers', '2', '--port', String(port), '--host', '127.0.0.1', '--data-dir', join(dir.path, 'data'), '--history-days', '1', '--history-years', '0', ...TEST_SERVER_ARGS], {
-      stdout: 'pipe',
-      stderr: 'pipe',
-      env: cleanEnv(),
-    });
-    const decoder = new TextDecoder();
-    const drain = async (stream: ReadableStream<Uint8Array>) => {
-      for await (const chunk of stream) out += decoder.decode(chunk);
-    };
-    void drain(proc.stdout as ReadableStream<Uint8Array>);
-    void drain(proc.stderr as ReadableStream<Uint8Array>);
-    await until(
-      async () => {
-        if (proc.exitCode !== null) throw new Error(`serve --workers 2 exited (${proc.exitCode}):\n${out}`);
-        return served('ingest') >= 1 && served('edge-1') >= 1;
-      },
-      'the ingest process and the edge to serve',
-      90_000,
-    );
-    key = /\[workers\] development API key, the same on every process \(send as x-api-key\): (\S+)/.exec(out)![1]!;
+    sup = await startSupervisor(join(dir.path, 'data'), port);
+    proc = sup.proc;
+    key = /\[workers\] development API key, the same on every process \(send as x-api-key\): (\S+)/.exec(sup.output())![1]!;
   }, 120_000);
 
   afterAll(async () => {
-    if (proc.exitCode === null) {
-      proc.kill('SIGKILL');
-      await proc.exited;
+    for (const p of [proc, sup.proc]) {
+      if (p.exitCode === null) {
+        p.kill('SIGKILL');
+        await p.exited;
+      }
     }
+    for (const pid of pidsOn(join(dir.path, 'data'))) process.kill(pid, 'SIGKILL');
     dir[Symbol.dispose]();
   });
 
@@ -143,10 +165,10 @@ describe('serve --workers 2: an ingest process and an edge on one port', () => {
   });
 
   test('an edge killed with SIGKILL is started again and joins the port again', async () => {
-    const pid = Number(Bun.spawnSync(['pgrep', '-f', `${join(dir.path, 'data', 'workers', 'edge-1')}`]).stdout.toString().trim().split('\n')[0]);
+    const pid = pidsOn(join(dir.path, 'data', 'workers', 'edge-1'))[0]!;
     expect(pid).toBeGreaterThan(0);
     process.kill(pid, 'SIGKILL');
-    await until(async () => /\[workers\] edge-1 ended with code \d+ after \d+ s; starting it again in 1 s/.test(out), 'the supervisor to notice', 30_000);
+    await until(async () => /\[workers\] edge-1 ended with code \d+ after \d+ s; starting it again in 1 s/.test(sup.output()), 'the supervisor to notice', 30_000);
     await until(async () => served('edge-1') >= 2, 'the edge to serve again', 60_000);
     const roles = new Set<string>();
     for (let i = 0; i < 200 && roles.size < 2; i++) roles.add(JSON.parse((await freshGet(port, '/health', key)).body).cluster.role);
@@ -156,10 +178,32 @@ describe('serve --workers 2: an ingest process and an edge on one port', () => {
   test('SIGTERM stops every process, each with its data written', async () => {
     proc.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
-    for (const name of ['ingest', 'edge-1']) expect(out).toContain(`[${name}] `);
-    expect(out.match(/info stopped; everything written is on disk/g)?.length).toBe(2);
+    const out = sup.output();
+    expect(out.match(/^\[(ingest|edge-1)\] .*info stopped; everything written is on disk$/gm)?.length).toBe(2);
     expect(out).toMatch(/\[nats\] .*Server Exiting/);
     expect(out.trimEnd().endsWith('[workers] stopped')).toBe(true);
-    expect(Bun.spawnSync(['pgrep', '-f', join(dir.path, 'data')]).stdout.toString().trim()).toBe('');
+    expect(pidsOn(join(dir.path, 'data'))).toEqual([]);
   }, 60_000);
+
+  test('a supervisor killed with -9: its processes stop by themselves, the next start stops its NATS server and resumes', async () => {
+    const dataDir = join(dir.path, 'data');
+    sup = await startSupervisor(dataDir, port);
+    const nats = pidsOn(join(dataDir, 'workers', 'nats'));
+    expect(nats.length).toBe(1);
+    sup.proc.kill('SIGKILL');
+    await sup.proc.exited;
+    // The ingest process and the edge see their parent gone and stop as on SIGTERM: the data dirs' locks go.
+    await until(async () => pidsOn(`--data-dir ${dataDir}`).length === 0 && pidsOn(join(dataDir, 'workers', 'edge-1')).length === 0, 'the processes to stop', 30_000);
+    expect(existsSync(join(dataDir, 'mds.pid'))).toBe(false);
+    expect(existsSync(join(dataDir, 'workers', 'edge-1', 'mds.pid'))).toBe(false);
+    expect(pidsOn(join(dataDir, 'workers', 'nats'))).toEqual(nats);
+    sup = await startSupervisor(dataDir, port);
+    proc = sup.proc;
+    expect(sup.output()).toContain(`[workers] stopped the nats-server (pid ${nats[0]}) a previous supervisor left running`);
+    expect(sup.output()).toMatch(/\[edge-1\] .*edge: resuming the stream MDS_TICKS after sequence \d+/);
+    expect(pidsOn(join(dataDir, 'workers', 'nats')).length).toBe(1);
+    expect((await freshGet(port, '/crypto/quote/BTCUSD', key)).status).toBe(200);
+    proc.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 180_000);
 });
