@@ -207,9 +207,17 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   const info = (line: string) => out(config.logFormat === 'json' ? JSON.stringify({ level: 'info', process: 'workers', msg: line }) : `[workers] ${line}`);
   const warn = (line: string) => err(config.logFormat === 'json' ? JSON.stringify({ level: 'error', process: 'workers', msg: line }) : `[workers] ${line}`);
 
-  const devKey = config.noDevKey ? null : (config.devKey ?? (await sharedDevKey(dataDir)));
-  const port = config.port === 0 ? await freePort(config.host === '0.0.0.0' ? '127.0.0.1' : config.host) : config.port;
-  const natsPort = await freePort('127.0.0.1');
+  let devKey: string | null;
+  let port: number;
+  let natsPort: number;
+  try {
+    devKey = config.noDevKey ? null : (config.devKey ?? (await sharedDevKey(dataDir)));
+    port = config.port === 0 ? await freePort(config.host === '0.0.0.0' ? '127.0.0.1' : config.host) : config.port;
+    natsPort = await freePort('127.0.0.1');
+  } catch (e) {
+    unlockWorkDir();
+    throw e;
+  }
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const natsPidFile = join(workDir, 'nats.pid');
   const userFlags = withoutFlags(argv, OWN_FLAGS);
@@ -226,7 +234,6 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   const edges = Array.from({ length: config.workers - 1 }, (_, i) =>
     child(`edge-${i + 1}`, ['serve', ...withoutFlags(userFlags, INGEST_ONLY_FLAGS), '--role', 'edge', '--feed', 'none', '--data-dir', join(workDir, `edge-${i + 1}`), ...common], edgeEnv, /serving REST on/),
   );
-  const all = [nats, ingest, ...edges];
 
   let stopping = false;
   let finish: (code: number) => void = () => {};
