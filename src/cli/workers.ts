@@ -92,6 +92,15 @@ function freePort(host: string): Promise<number> {
   });
 }
 
+/** Whether nothing listens on host:port: the processes share it, so it must be free of anything else. */
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const srv = createServer();
+    srv.once('error', () => done(false));
+    srv.listen(port, host, () => srv.close(() => done(true)));
+  });
+}
+
 function accepts(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
@@ -213,6 +222,8 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   try {
     devKey = config.noDevKey ? null : (config.devKey ?? (await sharedDevKey(dataDir)));
     port = config.port === 0 ? await freePort(config.host === '0.0.0.0' ? '127.0.0.1' : config.host) : config.port;
+    // With SO_REUSEPORT another server on the port (mds with --reuse-port, say) would silently share it.
+    if (!(await portIsFree(config.host, port))) throw new UsageError(`cannot listen on ${config.host}:${port}: the port is in use (--workers shares it only among its own processes)`);
     natsPort = await freePort('127.0.0.1');
   } catch (e) {
     unlockWorkDir();

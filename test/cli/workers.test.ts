@@ -4,7 +4,7 @@
 // and serves again; SIGTERM stops every process with its data written. The flags it refuses are
 // checked in-process.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { connect as tcpConnect } from 'node:net';
+import { createServer, connect as tcpConnect } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseServeConfig, UsageError, type ServeConfig } from '../../src/config.ts';
@@ -64,6 +64,22 @@ describe('serve --workers: the flags', () => {
     await expect(started).rejects.toThrow(UsageError);
     await expect(started).rejects.toThrow('--workers 2 needs nats-server on PATH (Debian: apt-get install nats-server; or set MDS_NATS_SERVER to its path)');
     expect(lines).toEqual([]);
+  });
+
+  test('refuses a port something else listens on: with SO_REUSEPORT it would share it silently', async () => {
+    ensureNatsServer();
+    using dir = tempDir();
+    const other = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => other.once('listening', r));
+    const port = (other.address() as { port: number }).port;
+    try {
+      const config = parse('--workers', '2', '--data-dir', dir.path, '--port', String(port), '--host', '127.0.0.1', '--dev-key', 'a-test-key-123');
+      const lines: string[] = [];
+      await expect(startWorkers(config, [], cleanEnv(), (l) => lines.push(l), (l) => lines.push(l))).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: the port is in use (--workers shares it only among its own processes)`);
+      expect(lines).toEqual([]);
+    } finally {
+      other.close();
+    }
   });
 
   test("the processes' flags replace the user's, in both spellings", () => {
