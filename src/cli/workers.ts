@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Subprocess } from 'bun';
+import { systemClock } from '../clock.ts';
 import { UsageError, WORKERS_SUPERVISOR_ENV, type ServeConfig } from '../config.ts';
 import { Store } from '../store/index.ts';
 import { lockDataDir, serverPidOf } from './data-dir-lock.ts';
@@ -171,8 +172,10 @@ async function pipeLines(stream: ReadableStream<Uint8Array>, name: string, jsonL
   let rest = '';
   const emit = (line: string) => {
     onLine(line);
-    // JSON lines keep being JSON: the process's name is a field of its own.
-    out(jsonLines && line.startsWith('{') ? `{"process":${JSON.stringify(name)},${line.slice(1)}` : `[${name}] ${line}`);
+    // With --log-format json every line is JSON: the process's name is a field of its own, and a
+    // line that is not JSON (nats-server's, a crash's) becomes the message of one.
+    if (!jsonLines) out(`[${name}] ${line}`);
+    else out(line.startsWith('{') ? `{"process":${JSON.stringify(name)},${line.slice(1)}` : JSON.stringify({ process: name, msg: line }));
   };
   for await (const chunk of stream) {
     rest += decoder.decode(chunk, { stream: true });
@@ -213,8 +216,13 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
-  const info = (line: string) => out(config.logFormat === 'json' ? JSON.stringify({ level: 'info', process: 'workers', msg: line }) : `[workers] ${line}`);
-  const warn = (line: string) => err(config.logFormat === 'json' ? JSON.stringify({ level: 'error', process: 'workers', msg: line }) : `[workers] ${line}`);
+  // The supervisor's own lines, as its processes write theirs (time, level, message).
+  const own = (level: 'info' | 'error', line: string) => {
+    const time = new Date(systemClock.nowMs()).toISOString();
+    return config.logFormat === 'json' ? JSON.stringify({ process: 'workers', time, level, msg: line }) : `[workers] ${time} ${level} ${line}`;
+  };
+  const info = (line: string) => out(own('info', line));
+  const warn = (line: string) => err(own('error', line));
 
   let devKey: string | null;
   let port: number;
@@ -265,7 +273,7 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
         c.onReady = null;
       }
     };
-    const json = c !== nats && config.logFormat === 'json';
+    const json = config.logFormat === 'json';
     c.drained = Promise.all([pipeLines(proc.stdout, c.name, json, out, onLine), pipeLines(proc.stderr, c.name, json, err, onLine)]);
     void proc.exited.then((code) => onExit(c, proc, code));
   };
