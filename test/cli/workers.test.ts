@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseServeConfig, UsageError, type ServeConfig } from '../../src/config.ts';
 import { startWorkers, withoutFlags } from '../../src/cli/workers.ts';
-import { until } from '../support/cli.ts';
+import { collectOutput, until } from '../support/cli.ts';
 import { cleanEnv, TEST_SERVER_ARGS } from '../support/env.ts';
 import { ensureNatsServer, freePort } from '../support/nats.ts';
 import { tempDir, type TempDir } from '../support/temp-dir.ts';
@@ -103,23 +103,17 @@ async function startSupervisor(dataDir: string, port: number): Promise<Superviso
     stderr: 'pipe',
     env: cleanEnv(),
   });
-  let out = '';
-  const decoder = new TextDecoder();
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) out += decoder.decode(chunk);
-  };
-  void drain(proc.stdout as ReadableStream<Uint8Array>);
-  void drain(proc.stderr as ReadableStream<Uint8Array>);
-  const served = (name: string) => out.split('\n').filter((l) => l.startsWith(`[${name}] `) && l.includes('serving REST on')).length;
+  const output = collectOutput(proc);
+  const served = (name: string) => output().split('\n').filter((l) => l.startsWith(`[${name}] `) && l.includes('serving REST on')).length;
   await until(
     async () => {
-      if (proc.exitCode !== null) throw new Error(`serve --workers 2 exited (${proc.exitCode}):\n${out}`);
+      if (proc.exitCode !== null) throw new Error(`serve --workers 2 exited (${proc.exitCode}):\n${output()}`);
       return served('ingest') >= 1 && served('edge-1') >= 1;
     },
     'the ingest process and the edge to serve',
     90_000,
   );
-  return { proc, output: () => out, served };
+  return { proc, output, served };
 }
 
 const pidsOn = (path: string) => Bun.spawnSync(['pgrep', '-f', '--', path]).stdout.toString().trim().split('\n').filter(Boolean).map(Number);

@@ -24,6 +24,17 @@ export async function runMdsWith(env: Record<string, string>, ...args: string[])
   return { code, out, err };
 }
 
+/** Keeps everything a child process writes (stdout and stderr, as it arrives); returns the text so far. */
+export function collectOutput(proc: { stdout: unknown; stderr: unknown }): () => string {
+  let out = '';
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk);
+  };
+  void drain(proc.stdout as ReadableStream<Uint8Array>);
+  void drain(proc.stderr as ReadableStream<Uint8Array>);
+  return () => out;
+}
 
 export interface ServingMds extends AsyncDisposable {
   /** The port the server printed in its REST URL. */

@@ -2,7 +2,7 @@
 // (a crash) or stopped with SIGTERM, its output kept; plus a WebSocket client that timestamps every
 // tick frame on arrival and reads a node's tick ring through a `since` replay.
 import { resolve } from 'node:path';
-import { until } from './cli.ts';
+import { collectOutput, until } from './cli.ts';
 import { cleanEnv } from './env.ts';
 import { TEST_KEY } from './server.ts';
 
@@ -29,19 +29,13 @@ export interface Node extends AsyncDisposable {
  */
 export async function startNode(dataDir: string, args: string[], opts: { bootstrapping?: boolean } = {}): Promise<Node> {
   const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--dev-key', TEST_KEY, ...args], { stdout: 'pipe', stderr: 'pipe', env: cleanEnv() });
-  let out = '';
-  const decoder = new TextDecoder();
-  const drain = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) out += decoder.decode(chunk);
-  };
-  void drain(proc.stdout as ReadableStream<Uint8Array>);
-  void drain(proc.stderr as ReadableStream<Uint8Array>);
+  const output = collectOutput(proc);
   let port = 0;
   await until(
     async () => {
-      if (proc.exitCode !== null) throw new Error(`mds serve exited (${proc.exitCode}) before listening:\n${out}`);
-      const m = opts.bootstrapping ? /bootstrapping' on port (\d+)/.exec(out) : /serving REST on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m && (opts.bootstrapping || / feed \w+;/.test(out))) port = Number(m[1]);
+      if (proc.exitCode !== null) throw new Error(`mds serve exited (${proc.exitCode}) before listening:\n${output()}`);
+      const m = opts.bootstrapping ? /bootstrapping' on port (\d+)/.exec(output()) : /serving REST on http:\/\/[^:]+:(\d+)/.exec(output());
+      if (m && (opts.bootstrapping || / feed \w+;/.test(output()))) port = Number(m[1]);
       return port !== 0;
     },
     `mds serve ${args.join(' ')} to listen`,
@@ -62,7 +56,7 @@ export async function startNode(dataDir: string, args: string[], opts: { bootstr
     base,
     dataDir,
     proc,
-    output: () => out,
+    output,
     json,
     health: async () => (await json('/health')).body,
     kill9: async () => {
