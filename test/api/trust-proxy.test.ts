@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ANONYMOUS_PER_MINUTE } from '../../src/auth/authenticator.ts';
 import { startServer, type TestServer } from '../support/server.ts';
+import { connectVendor } from '../support/vendor-ws.ts';
 
 let trusting: TestServer;
 let plain: TestServer;
@@ -32,6 +33,15 @@ async function upgradeStatus(server: TestServer, client: string): Promise<number
   return res.status;
 }
 
+/** A wrong key in a Massive-dialect stream's auth frame (checked after the upgrade) from `client`: the dialect's reply. */
+async function dialectWrongKey(server: TestServer, client: string): Promise<{ message: string }> {
+  await using c = await connectVendor(`${server.base.replace('http', 'ws')}/compat/massive/stocks`, { headers: { 'x-forwarded-for': client } });
+  expect(await c.next()).toMatchObject({ status: 'connected' });
+  c.send({ action: 'auth', params: 'not-a-key-0000' });
+  const reply = await c.next((e) => e.status === 'auth_failed');
+  return { message: reply.message };
+}
+
 describe('--trust-proxy', () => {
   test('each forwarded client has its own keyless limit, on REST and on the stream', async () => {
     await spend(trusting, '198.51.100.7');
@@ -45,10 +55,17 @@ describe('--trust-proxy', () => {
     expect(trusting.logs.some((l) => l.includes('per-address limits read X-Forwarded-For from the proxies loopback (--trust-proxy)'))).toBe(true);
   });
 
+  test("a compatibility dialect's stream, whose key comes after the upgrade, counts the forwarded client too", async () => {
+    await spend(trusting, '198.51.100.20');
+    expect((await dialectWrongKey(trusting, '198.51.100.20')).message).toBe('authentication failed: rate limit exceeded');
+    expect((await dialectWrongKey(trusting, '198.51.100.21')).message).toBe('authentication failed: invalid API key');
+  });
+
   test('without it, X-Forwarded-For is ignored: every caller from one address shares its limit', async () => {
     await spend(plain, '198.51.100.7');
     expect((await keyless(plain, '/crypto/quote/BTCUSD', '198.51.100.8')).status).toBe(429);
     expect(await upgradeStatus(plain, '198.51.100.9')).toBe(429);
+    expect((await dialectWrongKey(plain, '198.51.100.10')).message).toBe('authentication failed: rate limit exceeded');
     expect(plain.logs.some((l) => l.includes('X-Forwarded-For'))).toBe(false);
   });
 });
