@@ -71,13 +71,13 @@ export interface ServeConfig {
 export const KEYLESS_CRYPTO_MODES = ['auto', 'on', 'off'] as const;
 export type KeylessCrypto = (typeof KEYLESS_CRYPTO_MODES)[number];
 
-/** Whether keyless Alpaca crypto data requests are served: `auto` follows the development key. */
 /**
  * Set by `serve --workers` on the processes it starts: the supervisor's pid. A process whose parent
  * is no longer that pid (the supervisor was killed) stops, so none outlives it holding the port.
  */
 export const WORKERS_SUPERVISOR_ENV = 'MDS_WORKERS_SUPERVISOR';
 
+/** Whether keyless Alpaca crypto data requests are served: `auto` follows the development key. */
 export function keylessCryptoOn(config: Pick<ServeConfig, 'keylessCrypto' | 'noDevKey'>): boolean {
   return config.keylessCrypto === 'on' || (config.keylessCrypto === 'auto' && !config.noDevKey);
 }
