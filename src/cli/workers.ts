@@ -50,6 +50,7 @@ interface Child {
   /** Its output passed on to the end (after its exit). */
   drained: Promise<unknown>;
   startedMs: number;
+  /** It has said it serves, in this run or an earlier one: a restart that fails is started again, not fatal. */
   hasServed: boolean;
   backoffMs: number;
   onReady: (() => void) | null;
@@ -295,10 +296,7 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
     warn(`${c.name} ended with code ${code} after ${Math.round(ranMs / 1000)} s; starting it again in ${wait / 1000} s`);
     const t = setTimeout(() => {
       timers.delete(t);
-      if (!stopping) {
-        c.hasServed = false;
-        launch(c);
-      }
+      if (!stopping) launch(c);
     }, wait);
     timers.add(t);
   };
