@@ -9,7 +9,7 @@
 // once it holds the history.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Subprocess } from 'bun';
 import { systemClock } from '../clock.ts';
@@ -100,17 +100,6 @@ function portIsFree(host: string, port: number): Promise<boolean> {
     const srv = createServer();
     srv.once('error', () => done(false));
     srv.listen(port, host, () => srv.close(() => done(true)));
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
   });
 }
 
@@ -333,12 +322,9 @@ export async function startWorkers(config: ServeConfig, argv: readonly string[],
     const left = await stopLeftNats(natsPidFile, join(workDir, 'nats'));
     if (left !== null) info(`stopped the nats-server (pid ${left}) a previous supervisor left running`);
     launch(nats);
-    const deadline = performance.now() + NATS_WAIT_MS;
-    while (!(await accepts(natsPort))) {
-      if (stopping || performance.now() > deadline) throw new Error(`nats-server did not accept connections on port ${natsPort} within ${NATS_WAIT_MS / 1000} s`);
-      await Bun.sleep(50);
-    }
-    nats.hasServed = true;
+    let late: ReturnType<typeof setTimeout> | undefined;
+    const tooLate = new Promise<never>((_, reject) => (late = setTimeout(() => reject(new Error(`nats-server did not say it is ready within ${NATS_WAIT_MS / 1000} s`)), NATS_WAIT_MS)));
+    await Promise.race([startedOrFailed(nats), tooLate]).finally(() => clearTimeout(late));
     info(`nats-server ${natsUrl} (JetStream in ${join(workDir, 'nats')})`);
     launch(ingest);
     await startedOrFailed(ingest);
